@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Accounts } from './config/accounts.js';
+import { type FirstStartCredentials, createDefaultOrganisation } from './config/bootstrap.js';
+import { openConfigDb } from './config/database.js';
+import { exportRoutes } from './export/routes.js';
+import { errors } from './http/errors.js';
+import { createHttpServer } from './http/server.js';
+import { GroupCommitBatcher } from './ingest/batcher.js';
+import { LineIds } from './ingest/line-ids.js';
+import { MetaTypeRegistry } from './ingest/meta-types.js';
+import { ingestRoutes } from './ingest/routes.js';
+import type { Settings } from './settings.js';
+import { openChdbExecutor } from './store/chdb-executor.js';
+import { LogStore } from './store/log-store.js';
+
+export interface RunningLogstead {
+  app: FastifyInstance;
+  /** The address the server listens on, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** Set when this start created the default organisation. */
+  firstStart: FirstStartCredentials | null;
+  /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
+  close(): Promise<void>;
+}
+
+/** The composition root: opens the stores, wires ingest, batcher and export, and listens. */
+export async function startLogstead(settings: Settings): Promise<RunningLogstead> {
+  fs.mkdirSync(settings.dataDir, { recursive: true });
+  const configDb = openConfigDb(settings.dataDir);
+  const accounts = new Accounts(configDb);
+  const firstStart = createDefaultOrganisation(accounts, settings.dataDir, settings.publicUrl);
+
+  const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
+  const store = await LogStore.open(executor);
+  const batcher = new GroupCommitBatcher((payload) => store.insert(payload), {
+    maxQueuedLines: settings.maxQueuedLines,
+    maxBatchLines: settings.maxBatchLines,
+  });
+
+  let closing = false;
+  const app = createHttpServer(settings.logLevel);
+  app.get('/healthz', async (_request, reply) => {
+    if (closing) return reply.code(503).send(errors.shuttingDown().body);
+    return { status: 'ok' };
+  });
+  await app.register(ingestRoutes, {
+    accounts,
+    metaTypes: new MetaTypeRegistry(configDb),
+    batcher,
+    lineIds: new LineIds(),
+    driftToleranceMs: settings.driftToleranceMs,
+  });
+  await app.register(exportRoutes, { accounts, store });
+
+  await app.listen({ port: settings.port, host: settings.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+
+  return {
+    app,
+    url: `http://${host}:${port}`,
+    firstStart,
+    async close() {
+      if (closing) return;
+      closing = true;
+      await app.close(); // waits for in-flight requests, which wait for their writes
+      await batcher.drained();
+      await executor.close();
+      configDb.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { startLogstead } from './app.js';
+import { AccountError, Accounts, type KeyType } from './config/accounts.js';
+import { describeFirstStart } from './config/bootstrap.js';
+import { openConfigDb } from './config/database.js';
+import { loadSettings } from './settings.js';
+
+const USAGE = `Usage: logstead <command>
+
+  serve                                       run the service (same as npm start)
+  org create <name>                           create an organisation; prints its account and keys as JSON
+  org list                                    list organisations
+  org deactivate <account>                    refuse every key of an organisation
+  org activate <account>                      accept its keys again
+  key create --account <id> --type ingestion|service [--name <name>]
+                                              create a key; prints it once as JSON
+  key revoke <key-id or key>                  revoke a key
+
+Settings come from LOGSTEAD_* environment variables (see the README).`;
+
+class UsageError extends Error {}
+
+function withAccounts<T>(work: (accounts: Accounts) => T): T {
+  const db = openConfigDb(loadSettings().dataDir);
+  try {
+    return work(new Accounts(db));
+  } finally {
+    db.close();
+  }
+}
+
+const print = (value: unknown) => console.log(JSON.stringify(value));
+
+async function serve(): Promise<void> {
+  const settings = loadSettings();
+  const running = await startLogstead(settings);
+  if (running.firstStart) console.log(describeFirstStart(running.firstStart, settings.dataDir));
+  console.log(`Logstead is listening on ${running.url} (data in ${settings.dataDir})`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing acknowledged writes, then exiting`);
+    running.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error('shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+function orgCommand(args: string[]): void {
+  const [action, value] = args;
+  if (action === 'create') {
+    const name = args.slice(1).join(' ');
+    if (!name) throw new UsageError('Usage: logstead org create <name>');
+    print(withAccounts((accounts) => accounts.createAccount(name)));
+  } else if (action === 'list') {
+    print(withAccounts((accounts) => accounts.list()));
+  } else if (action === 'deactivate' || action === 'activate') {
+    if (!value) throw new UsageError(`Usage: logstead org ${action} <account>`);
+    const found = withAccounts((accounts) => accounts.setActive(value, action === 'activate'));
+    if (!found) throw new AccountError(`No organisation has the account id "${value}".`);
+    print({ account: value, active: action === 'activate' });
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
+function keyCommand(args: string[]): void {
+  const [action, ...rest] = args;
+  if (action === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { account: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' } },
+    });
+    if (!values.account || !values.type) {
+      throw new UsageError('Usage: logstead key create --account <id> --type ingestion|service [--name <name>]');
+    }
+    print(withAccounts((accounts) => accounts.createKey(values.account!, values.type as KeyType, values.name ?? '')));
+  } else if (action === 'revoke') {
+    const [idOrKey] = rest;
+    if (!idOrKey) throw new UsageError('Usage: logstead key revoke <key-id or key>');
+    if (!withAccounts((accounts) => accounts.revokeKey(idOrKey))) throw new AccountError('No active key matches that id or key.');
+    print({ revoked: true });
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  if (command === 'serve') return serve();
+  if (command === 'org') return orgCommand(args);
+  if (command === 'key') return keyCommand(args);
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return;
+  }
+  throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+}

@@ -1,0 +1,104 @@
+import type { ConfigDb } from './database.js';
+import { hashKey, newId, newSecretKey } from './ids.js';
+
+export type KeyType = 'ingestion' | 'service';
+
+export interface NewAccount {
+  account: string;
+  ingestionKey: string;
+  serviceKey: string;
+}
+
+export interface NewKey {
+  id: string;
+  account: string;
+  type: KeyType;
+  key: string;
+}
+
+export interface AccountSummary {
+  account: string;
+  name: string;
+  active: boolean;
+  createdAt: string;
+}
+
+export class AccountError extends Error {}
+
+/**
+ * Organisations (accounts) and their API keys. Keys are stored as SHA-256 hashes only; the
+ * clear key is returned once, at creation.
+ */
+export class Accounts {
+  private readonly findKey;
+  private readonly insertKey;
+
+  constructor(private readonly db: ConfigDb) {
+    this.findKey = db.prepare<[string, KeyType], { account: string }>(
+      `SELECT k.account FROM api_keys k JOIN accounts a ON a.account = k.account
+        WHERE k.key_hash = ? AND k.type = ? AND k.revoked_at IS NULL AND a.active = 1`,
+    );
+    this.insertKey = db.prepare(
+      `INSERT INTO api_keys (id, account, type, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** The account an active key of this type belongs to, or null (unknown, revoked or inactive). */
+  accountForKey(key: string, type: KeyType): string | null {
+    return this.findKey.get(hashKey(key), type)?.account ?? null;
+  }
+
+  createAccount(name: string): NewAccount {
+    const trimmed = name.trim();
+    if (!trimmed) throw new AccountError('An organisation needs a name.');
+    return this.db.transaction((): NewAccount => {
+      const account = newId();
+      this.db
+        .prepare(`INSERT INTO accounts (account, name, active, created_at) VALUES (?, ?, 1, ?)`)
+        .run(account, trimmed, new Date().toISOString());
+      return {
+        account,
+        ingestionKey: this.createKey(account, 'ingestion').key,
+        serviceKey: this.createKey(account, 'service').key,
+      };
+    })();
+  }
+
+  createKey(account: string, type: KeyType, name = ''): NewKey {
+    if (type !== 'ingestion' && type !== 'service') {
+      throw new AccountError(`A key type is "ingestion" or "service", not "${type}".`);
+    }
+    if (!this.db.prepare(`SELECT 1 FROM accounts WHERE account = ?`).get(account)) {
+      throw new AccountError(`No organisation has the account id "${account}".`);
+    }
+    const key = newSecretKey();
+    const id = newId();
+    this.insertKey.run(id, account, type, name, hashKey(key), new Date().toISOString());
+    return { id, account, type, key };
+  }
+
+  /** Revokes a key given either its id or the key itself. Returns false when nothing matched. */
+  revokeKey(idOrKey: string): boolean {
+    const result = this.db
+      .prepare(`UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL`)
+      .run(new Date().toISOString(), idOrKey, hashKey(idOrKey));
+    return result.changes > 0;
+  }
+
+  setActive(account: string, active: boolean): boolean {
+    return this.db.prepare(`UPDATE accounts SET active = ? WHERE account = ?`).run(active ? 1 : 0, account).changes > 0;
+  }
+
+  list(): AccountSummary[] {
+    return this.db
+      .prepare<[], { account: string; name: string; active: number; created_at: string }>(
+        `SELECT account, name, active, created_at FROM accounts ORDER BY created_at`,
+      )
+      .all()
+      .map((row) => ({ account: row.account, name: row.name, active: row.active === 1, createdAt: row.created_at }));
+  }
+
+  count(): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM accounts`).get() as { n: number }).n;
+  }
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Accounts, NewAccount } from './accounts.js';
+
+export const CREDENTIALS_FILE = 'initial-credentials.json';
+
+export interface FirstStartCredentials extends NewAccount {
+  ingestUrl: string;
+  apiUrl: string;
+}
+
+/**
+ * On the first start with an empty data directory, creates the default organisation and saves its
+ * keys to a file only the owner can read; keys are stored hashed, so this is the one copy.
+ * Returns null when organisations already exist.
+ */
+export function createDefaultOrganisation(accounts: Accounts, dataDir: string, publicUrl: string): FirstStartCredentials | null {
+  if (accounts.count() > 0) return null;
+  const credentials: FirstStartCredentials = {
+    ...accounts.createAccount('default'),
+    ingestUrl: `${publicUrl}/logs/ingest`,
+    apiUrl: publicUrl,
+  };
+  const file = path.join(dataDir, CREDENTIALS_FILE);
+  fs.writeFileSync(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  fs.chmodSync(file, 0o600); // in case the file already existed with looser permissions
+  return credentials;
+}
+
+export function describeFirstStart(credentials: FirstStartCredentials, dataDir: string): string {
+  return [
+    'Created the default organisation. Its keys are shown once, and saved to',
+    `  ${path.join(dataDir, CREDENTIALS_FILE)} (readable only by you):`,
+    '',
+    `  account        ${credentials.account}`,
+    `  ingestion key  ${credentials.ingestionKey}`,
+    `  service key    ${credentials.serviceKey}`,
+    '',
+    `  Send logs to   ${credentials.ingestUrl}?hostname=<host>   (apikey header or Basic auth with the ingestion key)`,
+    `  Export from    ${credentials.apiUrl}/v1/export?from=<unix>&to=<unix>   (servicekey header)`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,66 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Accounts } from '../config/accounts.js';
+import { presentedKeys } from '../http/credentials.js';
+import { errors } from '../http/errors.js';
+import type { LogStore, StoredLine } from '../store/log-store.js';
+import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import { parseExportRequest } from './params.js';
+import { exportRecord } from './record.js';
+
+export interface ExportDeps {
+  accounts: Accounts;
+  store: LogStore;
+}
+
+/** Export and configuration take a service key: servicekey header or query, Basic, or Token. */
+export function serviceAccount(accounts: Accounts, request: FastifyRequest): string {
+  const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
+  const account = keys.length === 1 ? accounts.accountForKey(keys[0], 'service') : null;
+  if (!account) throw errors.unauthorized();
+  return account;
+}
+
+async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<string> {
+  for await (const rows of chunks) {
+    let text = '';
+    for (const row of rows) text += JSON.stringify(exportRecord(row)) + '\n';
+    yield text;
+  }
+}
+
+export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Promise<void> {
+  app.get('/v1/export', async (request, reply) => {
+    const account = serviceAccount(deps.accounts, request);
+    const query = request.query as Record<string, unknown>;
+    if (query.email !== undefined || query.emailSubject !== undefined) {
+      throw errors.invalidParameter('Export by e-mail is not available on this server yet; omit "email" to stream the lines.');
+    }
+    const { filter, size, prefer } = parseExportRequest(query);
+    const chunks = deps.store.read({ ...filter, account }, { prefer, limit: size, chronological: true });
+    // Streamed as it is read: the first lines leave before the query has finished.
+    return reply.type('application/jsonl; charset=utf-8').send(Readable.from(jsonLines(chunks)));
+  });
+
+  app.get('/v2/export', async (request) => {
+    const account = serviceAccount(deps.accounts, request);
+    const query = request.query as Record<string, unknown>;
+    if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
+    const { filter, size, prefer } = parseExportRequest(query);
+    const params = fingerprint(query);
+    const token = query.pagination_id;
+    const after = typeof token === 'string' && token !== '' ? decodeCursor(token, params) : undefined;
+
+    // One line more than a page tells whether another page follows.
+    const rows: StoredLine[] = [];
+    for await (const chunk of deps.store.read({ ...filter, account }, { prefer, limit: size + 1, after, chronological: false })) {
+      rows.push(...chunk);
+    }
+    const more = rows.length > size;
+    const page = rows.slice(0, size);
+    const last = page[page.length - 1];
+    const paginationId = more && last ? encodeCursor(params, { ts: last.ts, id: last.id }) : null;
+    if (prefer === 'tail') page.reverse(); // pages walk back in time; lines within one read forward
+    return { lines: page.map(exportRecord), pagination_id: paginationId };
+  });
+}

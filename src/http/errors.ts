@@ -1,0 +1,47 @@
+/**
+ * The one catalogue of error bodies the API returns. Clients match on these exact strings
+ * (spec §7, compat reference §2.9 and §3), so every error response is built from here.
+ */
+
+export interface ErrorBody {
+  error: string;
+  code?: string;
+  status?: string;
+  [extra: string]: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.error);
+  }
+}
+
+const envelope = (error: string, code: string): ErrorBody => ({ error, code, status: 'error' });
+
+export const errors = {
+  // Ingestion: the spec's exact bodies.
+  badRequest: () => new ApiError(400, envelope('Bad or missing parameters.', 'BadRequest')),
+  missingHostname: () => new ApiError(400, { error: 'Missing param hostname.' }),
+  missingCredentials: () => new ApiError(401, { error: 'Missing Credentials' }),
+  accountNotFound: () => new ApiError(403, { error: 'Account not found or inactive' }),
+
+  // Limits and overload, with the same envelope as BadRequest so clients can read `error`.
+  payloadTooLarge: () =>
+    new ApiError(413, envelope('Request body is larger than the 10 MB limit (after decompression).', 'PayloadTooLarge')),
+  // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).
+  overloaded: () =>
+    new ApiError(503, envelope('Ingestion is overloaded; retry the request later.', 'ServiceUnavailable')),
+  storeUnavailable: () =>
+    new ApiError(503, envelope('The log store could not write this batch; retry the request later.', 'ServiceUnavailable')),
+  shuttingDown: () => new ApiError(503, envelope('The server is shutting down; retry the request later.', 'ServiceUnavailable')),
+
+  // Export and configuration.
+  unauthorized: () =>
+    new ApiError(401, envelope('Unauthorized: send a valid service key (servicekey header, Basic auth or Authorization: Token).', 'Unauthorized')),
+  invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
+  notFound: (message = 'Resource Not Found') => new ApiError(404, envelope(message, 'NotFound')),
+  internal: () => new ApiError(500, envelope('Internal server error.', 'InternalError')),
+} as const;

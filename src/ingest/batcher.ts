@@ -1,0 +1,86 @@
+import { errors } from '../http/errors.js';
+
+export interface BatcherOptions {
+  /** Lines allowed to wait; beyond this, submit() refuses with 503 instead of growing memory. */
+  maxQueuedLines: number;
+  /** A single write carries at most this many lines (a request is never split). */
+  maxBatchLines: number;
+}
+
+interface Waiting {
+  payload: string;
+  lines: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: requests that arrive while a write is running wait together and go out as one
+ * insert when it finishes, so many concurrent small requests cost one store write. A request's
+ * promise settles only when the write that carries its lines has finished.
+ */
+export class GroupCommitBatcher {
+  private queue: Waiting[] = [];
+  private queuedLines = 0;
+  private writing = false;
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => {};
+
+  constructor(
+    private readonly write: (payload: Buffer, lines: number) => Promise<void>,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  /** Queues newline-terminated NDJSON rows; resolves once they are durably stored. */
+  submit(payload: string, lines: number): Promise<void> {
+    if (this.queuedLines > 0 && this.queuedLines + lines > this.options.maxQueuedLines) {
+      return Promise.reject(errors.overloaded());
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ payload, lines, resolve, reject });
+      this.queuedLines += lines;
+      if (!this.writing) {
+        this.writing = true;
+        this.idle = new Promise((done) => (this.markIdle = done));
+        // Let requests parsed in the same turn of the event loop join this first write.
+        setImmediate(() => void this.writeLoop());
+      }
+    });
+  }
+
+  /** Resolves when everything submitted so far has been written (or has failed). */
+  drained(): Promise<void> {
+    return this.idle;
+  }
+
+  get pendingLines(): number {
+    return this.queuedLines;
+  }
+
+  private takeBatch(): Waiting[] {
+    let lines = 0;
+    let count = 0;
+    while (count < this.queue.length && (count === 0 || lines + this.queue[count].lines <= this.options.maxBatchLines)) {
+      lines += this.queue[count].lines;
+      count++;
+    }
+    return this.queue.splice(0, count);
+  }
+
+  private async writeLoop(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.takeBatch();
+      const lines = batch.reduce((sum, item) => sum + item.lines, 0);
+      try {
+        await this.write(Buffer.from(batch.map((item) => item.payload).join(''), 'utf8'), lines);
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      } finally {
+        this.queuedLines -= lines;
+      }
+    }
+    this.writing = false;
+    this.markIdle();
+  }
+}

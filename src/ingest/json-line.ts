@@ -1,0 +1,38 @@
+/**
+ * Root keys of a JSON line that collide with the viewer's reserved names; they are stored with a
+ * leading underscore (`status` becomes `_status`), as Mezmo does.
+ */
+const RESERVED = new Set([
+  'source', 'type', 'tag', 'auth', 'bytes', 'connect', 'method', 'namespace', 'path', 'pod',
+  'request', 'response', 'service', 'space', 'status', 'timestamp', 'user',
+]);
+
+/** Keys clients may not set: they would impersonate another account or change retention. */
+const PROTECTED = new Set(['_account', '_retention']);
+
+export type JsonFields = Record<string, unknown>;
+
+/**
+ * Parses a line that ends in `}` as JSON, starting at its first `{`, so a JSON payload after a
+ * plain prefix still counts. Returns the renamed root fields, or null for a text line.
+ */
+export function parseJsonLine(text: string): JsonFields | null {
+  let end = text.length - 1;
+  while (end >= 0 && (text[end] === ' ' || text[end] === '\n' || text[end] === '\r' || text[end] === '\t')) end--;
+  if (end < 1 || text[end] !== '}') return null;
+  const start = text.indexOf('{');
+  if (start < 0 || start >= end) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const fields: JsonFields = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (PROTECTED.has(key)) continue;
+    fields[RESERVED.has(key) ? `_${key}` : key] = value;
+  }
+  return fields;
+}

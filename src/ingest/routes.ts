@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Accounts } from '../config/accounts.js';
+import { presentedKeys } from '../http/credentials.js';
+import { ApiError, errors } from '../http/errors.js';
+import type { GroupCommitBatcher } from './batcher.js';
+import { UNPARSABLE_BODY, registerIngestBodyHandling } from './body.js';
+import type { LineIds } from './line-ids.js';
+import type { MetaTypeRegistry } from './meta-types.js';
+import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
+import { parseSourceParams } from './params.js';
+
+export interface IngestDeps {
+  accounts: Accounts;
+  metaTypes: MetaTypeRegistry;
+  batcher: GroupCommitBatcher;
+  lineIds: LineIds;
+  driftToleranceMs: number;
+}
+
+function asObject(body: unknown): Record<string, unknown> | undefined {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+}
+
+/** The line array of any accepted envelope: {"lines":[...]}, or the SDKs' {"e":"ls","ls":[...]}. */
+function linesOf(body: Record<string, unknown> | undefined): unknown[] {
+  const lines = body?.lines ?? body?.ls;
+  if (!Array.isArray(lines)) throw errors.badRequest();
+  return lines;
+}
+
+/** Ingestion: POST /logs/ingest and the agents' POST /logs/agent, with one behaviour. */
+export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Promise<void> {
+  // Browser clients post cross-origin; keys travel in headers, never cookies, so any origin may.
+  await app.register(cors, { origin: true, methods: ['POST', 'OPTIONS'], maxAge: 86400 });
+  registerIngestBodyHandling(app);
+
+  const authenticate = (request: FastifyRequest, body: Record<string, unknown> | undefined): string => {
+    const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' }, [body?.apikey]);
+    if (keys.length === 0) throw errors.missingCredentials();
+    if (keys.length > 1) throw errors.badRequest();
+    const account = deps.accounts.accountForKey(keys[0], 'ingestion');
+    if (!account) throw errors.accountNotFound();
+    return account;
+  };
+
+  const ingest = async (request: FastifyRequest) => {
+    const body = request.body === UNPARSABLE_BODY ? undefined : asObject(request.body);
+    const account = authenticate(request, body);
+    const source = parseSourceParams(request.query as Record<string, unknown>, body);
+    const rawLines = linesOf(body);
+
+    const receivedAt = Date.now();
+    const drift = source.nowMs === null ? 0 : receivedAt - source.nowMs;
+    const context: BatchContext = {
+      account,
+      batchId: randomUUID(),
+      source,
+      receivedAt,
+      driftMs: Math.abs(drift) > deps.driftToleranceMs ? drift : 0,
+    };
+    const firstId = deps.lineIds.reserve(rawLines.length);
+    // Normalise every line before anything is recorded: one bad element refuses the request whole.
+    const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
+    let payload = '';
+    for (const { row, metaObject } of pending) {
+      row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
+      payload += JSON.stringify(row) + '\n';
+    }
+    if (pending.length > 0) {
+      try {
+        await deps.batcher.submit(payload, pending.length);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        request.log.error({ err: error }, 'log store write failed');
+        throw errors.storeUnavailable();
+      }
+    }
+    return { status: 'ok', batchID: context.batchId };
+  };
+
+  app.post('/logs/ingest', ingest);
+  app.post('/logs/agent', ingest);
+}

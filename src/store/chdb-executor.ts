@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { Session, drainPending } from 'chdb';
+import type { SqlExecutor, SqlParams } from './executor.js';
+
+/** How many sessions may stream results at once; a chDB session holds one stream at a time. */
+const MAX_STREAM_SESSIONS = 4;
+
+/**
+ * ClickHouse in-process through chDB. All calls run on libuv's pool, off the event loop.
+ * Sessions opened on the same path share one engine, so extra sessions are cheap; they exist only
+ * because chDB allows one active result stream per session.
+ */
+export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
+  fs.mkdirSync(dir, { recursive: true });
+  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0'] });
+  const idleStreamSessions: Session[] = [];
+  const allStreamSessions: Session[] = [];
+  const waiting: Array<(session: Session) => void> = [];
+
+  async function borrow(): Promise<Session> {
+    const idle = idleStreamSessions.pop();
+    if (idle) return idle;
+    if (allStreamSessions.length < MAX_STREAM_SESSIONS) {
+      const session = new Session(dir);
+      allStreamSessions.push(session);
+      return session;
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  function giveBack(session: Session): void {
+    const next = waiting.shift();
+    if (next) next(session);
+    else idleStreamSessions.push(session);
+  }
+
+  return {
+    async exec(sql, params = {}) {
+      await main.queryBindAsync(sql, params, { format: 'TSV' });
+    },
+
+    async rows<T>(sql: string, params: SqlParams = {}) {
+      const text = (await main.queryBindAsync(sql, params, { format: 'JSONEachRow' })).text();
+      if (!text) return [];
+      return text
+        .split('\n')
+        .filter((line) => line.length > 0)
+        .map((line) => JSON.parse(line) as T);
+    },
+
+    async *stream<T>(sql: string, params: SqlParams = {}) {
+      const session = await borrow();
+      const results = session.queryStreamBind(sql, params, { format: 'JSONEachRow' });
+      try {
+        for await (const chunk of results) {
+          if (chunk.numRows > 0) yield chunk.rows<T>();
+        }
+      } finally {
+        if (!results.closed) results.cancel();
+        giveBack(session);
+      }
+    },
+
+    async insertJsonEachRow(table, payload) {
+      await main.insert({ table, values: payload, format: 'JSONEachRow' });
+    },
+
+    async close() {
+      await drainPending();
+      for (const session of allStreamSessions) session.close();
+      main.close();
+      await drainPending();
+    },
+  };
+}

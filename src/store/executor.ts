@@ -1,0 +1,18 @@
+/**
+ * The narrow seam between the log store and a ClickHouse engine. The embedded default is chDB
+ * in-process (chdb-executor.ts); a ClickHouse server over HTTP can implement the same four calls.
+ * Parameters use ClickHouse's server-side binding ({name:Type}), never string concatenation.
+ */
+export type SqlParams = Record<string, unknown>;
+
+export interface SqlExecutor {
+  /** Runs a statement that returns nothing useful (DDL, mutations). */
+  exec(sql: string, params?: SqlParams): Promise<void>;
+  /** Runs a query and returns all rows, decoded from JSONEachRow. */
+  rows<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  /** Runs a query and yields rows chunk by chunk, so callers can stream before the end. */
+  stream<T>(sql: string, params?: SqlParams): AsyncIterable<T[]>;
+  /** Inserts newline-delimited JSON rows; resolves once the engine has written them. */
+  insertJsonEachRow(table: string, payload: Buffer): Promise<void>;
+  close(): Promise<void>;
+}

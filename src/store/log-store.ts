@@ -1,0 +1,131 @@
+import type { SqlExecutor, SqlParams } from './executor.js';
+import { LOGS_TABLE, ensureSchema } from './schema.js';
+
+/** One stored line, as written to and read from the log table. */
+export interface StoredLine {
+  account: string;
+  /** Unix milliseconds. */
+  ts: number;
+  /** Decimal text: ids are 64-bit in the store. */
+  id: string;
+  batch_id: string;
+  host: string;
+  app: string;
+  level: string;
+  env: string;
+  file: string;
+  ip: string;
+  mac: string;
+  tags: string[];
+  line: string;
+  logtype: string;
+  /** JSON text of the fields parsed from a JSON line, or ''. */
+  fields: string;
+  /** JSON text of the line's meta, or ''. */
+  meta: string;
+  /** False when meta broke the per-organisation type rule and is kept only as text. */
+  meta_indexed: boolean;
+  /** JSON text of rarer source fields (pid, prival, containerid, labels), or ''. */
+  extra: string;
+  size: number;
+}
+
+/** What to read. Every read is scoped to one account and a closed time range. */
+export interface LineFilter {
+  account: string;
+  fromMs: number;
+  toMs: number;
+  hosts?: string[];
+  apps?: string[];
+  levels?: string[];
+  tags?: string[];
+  /** Plain words that must all appear as tokens (case-insensitive). */
+  words?: string;
+}
+
+export interface LinePosition {
+  ts: number;
+  id: string;
+}
+
+export interface ReadOptions {
+  /** 'head' reads from the start of the range, 'tail' from its end. */
+  prefer: 'head' | 'tail';
+  limit: number;
+  /** Continue strictly after (head) or before (tail) this line. */
+  after?: LinePosition;
+  /** Deliver rows in time order even when reading from the tail. */
+  chronological: boolean;
+}
+
+// ts_ms, not ts: an alias named ts would shadow the column in WHERE and defeat the primary key.
+const columns = `account, toUnixTimestamp64Milli(ts) AS ts_ms, id, batch_id, host, app, level, env, file, ip, mac,
+  tags, line, logtype, fields, meta, meta_indexed, extra, size`;
+
+/** Owns all log SQL. Nothing outside this module writes SQL for logs. */
+export class LogStore {
+  private constructor(private readonly executor: SqlExecutor) {}
+
+  static async open(executor: SqlExecutor): Promise<LogStore> {
+    await ensureSchema(executor);
+    return new LogStore(executor);
+  }
+
+  /** Writes newline-delimited JSON StoredLine rows in one insert. */
+  async insert(ndjson: Buffer): Promise<void> {
+    await this.executor.insertJsonEachRow(LOGS_TABLE, ndjson);
+  }
+
+  /** Reads matching lines in chunks, so export can stream before the query ends. */
+  read(filter: LineFilter, options: ReadOptions): AsyncIterable<StoredLine[]> {
+    const params: SqlParams = {
+      account: filter.account,
+      fromMs: filter.fromMs,
+      toMs: filter.toMs,
+      limit: options.limit,
+    };
+    const where = [
+      'account = {account:String}',
+      'ts >= fromUnixTimestamp64Milli({fromMs:Int64})',
+      'ts <= fromUnixTimestamp64Milli({toMs:Int64})',
+    ];
+    const inList = (column: string, name: string, values?: string[]) => {
+      if (!values?.length) return;
+      params[name] = values;
+      where.push(`${column} IN {${name}:Array(String)}`);
+    };
+    inList('host', 'hosts', filter.hosts);
+    inList('app', 'apps', filter.apps);
+    inList('level', 'levels', filter.levels);
+    if (filter.tags?.length) {
+      params.tags = filter.tags;
+      where.push('hasAny(tags, {tags:Array(String)})');
+    }
+    if (filter.words) {
+      params.words = filter.words.toLowerCase();
+      where.push('hasAllTokens(lower(line), {words:String})');
+    }
+    const forward = options.prefer === 'head';
+    if (options.after) {
+      params.afterTs = options.after.ts;
+      params.afterId = options.after.id;
+      where.push(
+        `(ts, id) ${forward ? '>' : '<'} (fromUnixTimestamp64Milli({afterTs:Int64}), {afterId:UInt64})`,
+      );
+    }
+    const direction = forward ? 'ASC' : 'DESC';
+    let sql = `SELECT ${columns} FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+      ORDER BY ts ${direction}, id ${direction} LIMIT {limit:UInt32}`;
+    if (!forward && options.chronological) sql = `SELECT * FROM (${sql}) ORDER BY ts_ms ASC, id ASC`;
+    // Ids are 64-bit in the store; quoted, they reach JavaScript exactly.
+    sql += ' SETTINGS output_format_json_quote_64bit_integers = 1';
+    return withMillis(this.executor.stream<StoredLine & { ts_ms: number }>(sql, params));
+  }
+}
+
+async function* withMillis(chunks: AsyncIterable<Array<StoredLine & { ts_ms: number }>>): AsyncIterable<StoredLine[]> {
+  for await (const rows of chunks) {
+    for (const row of rows) row.ts = row.ts_ms;
+    yield rows;
+  }
+}
