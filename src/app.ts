@@ -19,6 +19,7 @@ export interface RunningLogstead {
   app: FastifyInstance;
   /** The address the server listens on, e.g. http://127.0.0.1:8080. */
   url: string;
+  store: LogStore;
   /** Set when this start created the default organisation. */
   firstStart: FirstStartCredentials | null;
   /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
@@ -62,6 +63,7 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
   return {
     app,
     url: `http://${host}:${port}`,
+    store,
     firstStart,
     async close() {
       if (closing) return;

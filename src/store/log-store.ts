@@ -119,13 +119,13 @@ export class LogStore {
     if (!forward && options.chronological) sql = `SELECT * FROM (${sql}) ORDER BY ts_ms ASC, id ASC`;
     // Ids are 64-bit in the store; quoted, they reach JavaScript exactly.
     sql += ' SETTINGS output_format_json_quote_64bit_integers = 1';
-    return withMillis(this.executor.stream<StoredLine & { ts_ms: number }>(sql, params));
+    return withMillis(this.executor.stream<StoredLine & { ts_ms: string }>(sql, params));
   }
 }
 
-async function* withMillis(chunks: AsyncIterable<Array<StoredLine & { ts_ms: number }>>): AsyncIterable<StoredLine[]> {
+async function* withMillis(chunks: AsyncIterable<Array<StoredLine & { ts_ms: string }>>): AsyncIterable<StoredLine[]> {
   for await (const rows of chunks) {
-    for (const row of rows) row.ts = row.ts_ms;
+    for (const row of rows) row.ts = Number(row.ts_ms);
     yield rows;
   }
 }

@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type RunningLogstead, startLogstead } from '../app.js';
+import { Accounts, type NewAccount } from '../config/accounts.js';
+import { openConfigDb } from '../config/database.js';
+import { loadSettings } from '../settings.js';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  running: RunningLogstead;
+  /** The organisation created on first start. */
+  org: NewAccount;
+  /** Creates another organisation through the real config store. */
+  createOrg(name: string): NewAccount;
+  withAccounts<T>(work: (accounts: Accounts) => T): T;
+  close(): Promise<void>;
+}
+
+/** A real Logstead on a free loopback port and a fresh temporary data directory. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
+  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...env });
+  const running = await startLogstead(settings);
+  if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
+  const withAccounts = <T>(work: (accounts: Accounts) => T): T => {
+    const db = openConfigDb(dataDir);
+    try {
+      return work(new Accounts(db));
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    url: running.url,
+    dataDir,
+    running,
+    org: running.firstStart,
+    withAccounts,
+    createOrg: (name) => withAccounts((accounts) => accounts.createAccount(name)),
+    async close() {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** fetch, with the body read and decoded when it is JSON. */
+export async function request(url: string, init: RequestInit = {}): Promise<Reply> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+/** Parses a JSON Lines body. */
+export const jsonLines = (text: string): any[] =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
