@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { NewAccount } from '../config/accounts.js';
-import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/test-server.js';
+import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/harness.js';
 
 let server: TestServer;
 let org: NewAccount;

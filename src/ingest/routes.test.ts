@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/test-server.js';
+import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/harness.js';
 
 const BAD_REQUEST = { error: 'Bad or missing parameters.', code: 'BadRequest', status: 'error' };
 const MISSING_HOSTNAME = { error: 'Missing param hostname.' };

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { type TestServer, request, startTestServer } from './testing/harness.js';
+
+const BIN = fileURLToPath(new URL('../../bin/logstead.js', import.meta.url));
+let server: TestServer;
+
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.close());
+
+/** Runs the real CLI against the running server's data directory. */
+function cli(...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, LOGSTEAD_DATA_DIR: server.dataDir },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const ingestStatus = async (key: string) =>
+  (
+    await request(`${server.url}/logs/ingest?hostname=cli`, {
+      method: 'POST',
+      headers: { apikey: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ lines: [{ line: 'from the cli test' }] }),
+    })
+  ).status;
+
+test('org create prints one JSON object with account, ingestionKey and serviceKey, and the keys work at once', async () => {
+  const result = cli('org', 'create', 'Acme Corp');
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.trim().split('\n').length, 1);
+  const created = JSON.parse(result.stdout);
+  assert.deepEqual(Object.keys(created).sort(), ['account', 'ingestionKey', 'serviceKey']);
+  assert.match(created.account, /^[0-9a-f]{10}$/);
+  assert.equal(await ingestStatus(created.ingestionKey), 200);
+  const exported = await request(`${server.url}/v1/export?from=0&to=${Date.now() + 1000}`, { headers: { servicekey: created.serviceKey } });
+  assert.equal(exported.status, 200);
+  assert.match(exported.text, /from the cli test/);
+});
+
+test('key create adds a working key, key revoke stops it', async () => {
+  const { account } = JSON.parse(cli('org', 'create', 'keys').stdout);
+  const result = cli('key', 'create', '--account', account, '--type', 'ingestion', '--name', 'ci');
+  assert.equal(result.code, 0, result.stderr);
+  const key = JSON.parse(result.stdout);
+  assert.equal(key.account, account);
+  assert.equal(key.type, 'ingestion');
+  assert.equal(await ingestStatus(key.key), 200);
+  assert.equal(cli('key', 'revoke', key.id).code, 0);
+  assert.equal(await ingestStatus(key.key), 403);
+  assert.notEqual(cli('key', 'revoke', key.id).code, 0, 'revoking twice reports that nothing matched');
+
+  const service = JSON.parse(cli('key', 'create', '--account', account, '--type', 'service').stdout);
+  const exported = await request(`${server.url}/v2/export?from=0&to=1`, { headers: { servicekey: service.key } });
+  assert.equal(exported.status, 200);
+  assert.equal(cli('key', 'revoke', service.key).code, 0, 'a key can be revoked by its value too');
+  assert.equal((await request(`${server.url}/v2/export?from=0&to=1`, { headers: { servicekey: service.key } })).status, 401);
+});
+
+test('org deactivate refuses every key of the organisation until it is activated again', async () => {
+  const created = JSON.parse(cli('org', 'create', 'pausable').stdout);
+  assert.equal(cli('org', 'deactivate', created.account).code, 0);
+  assert.equal(await ingestStatus(created.ingestionKey), 403);
+  assert.equal(cli('org', 'activate', created.account).code, 0);
+  assert.equal(await ingestStatus(created.ingestionKey), 200);
+});
+
+test('mistakes get a message and a non-zero exit', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['org', 'create'], /Usage: logstead org create/],
+    [['key', 'create', '--account', 'nope', '--type', 'ingestion'], /No organisation/],
+    [['key', 'create', '--account', server.org.account, '--type', 'admin'], /ingestion.*service/],
+    [['org', 'deactivate', 'nope'], /No organisation/],
+    [['launch'], /Unknown command/],
+  ];
+  for (const [args, message] of cases) {
+    const result = cli(...args);
+    assert.equal(result.code, 1, args.join(' '));
+    assert.match(result.stderr, message);
+  }
+});

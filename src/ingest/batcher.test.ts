@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApiError } from '../http/errors.js';
+import { GroupCommitBatcher } from './batcher.js';
+
+/** A store write that completes when the test says so. */
+function controllableWrite() {
+  const writes: Array<{ payload: string; lines: number; finish: (error?: Error) => void }> = [];
+  const write = (payload: Buffer, lines: number) =>
+    new Promise<void>((resolve, reject) => {
+      writes.push({ payload: payload.toString(), lines, finish: (error) => (error ? reject(error) : resolve()) });
+    });
+  return { writes, write };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+test('requests arriving while a write runs share the next write, and settle only when it is done', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 1000, maxBatchLines: 1000 });
+  const settled: string[] = [];
+  const first = batcher.submit('a\n', 1).then(() => settled.push('a'));
+  await tick();
+  assert.equal(writes.length, 1);
+  const second = batcher.submit('b\n', 1).then(() => settled.push('b'));
+  const third = batcher.submit('c\nd\n', 2).then(() => settled.push('c'));
+  await tick();
+  assert.equal(writes.length, 1, 'no second write while the first runs');
+  assert.deepEqual(settled, []);
+  writes[0].finish();
+  await first;
+  await tick();
+  assert.equal(writes.length, 2);
+  assert.equal(writes[1].payload, 'b\nc\nd\n');
+  assert.equal(writes[1].lines, 3);
+  assert.deepEqual(settled, ['a'], 'b and c wait for their own write');
+  writes[1].finish();
+  await Promise.all([second, third]);
+  assert.deepEqual(settled, ['a', 'b', 'c']);
+  await batcher.drained();
+});
+
+test('a full queue refuses with 503 instead of growing', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 10, maxBatchLines: 1000 });
+  const accepted = batcher.submit('x\n'.repeat(8), 8);
+  const refused = await batcher.submit('y\n'.repeat(5), 5).then(
+    () => null,
+    (error) => error,
+  );
+  assert.ok(refused instanceof ApiError);
+  assert.equal(refused.statusCode, 503);
+  await tick();
+  writes[0].finish();
+  await accepted;
+  assert.equal(batcher.pendingLines, 0);
+});
+
+test('a single request larger than the queue is still accepted when nothing waits', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 10, maxBatchLines: 5 });
+  const big = batcher.submit('z\n'.repeat(50), 50);
+  await tick();
+  writes[0].finish();
+  await big;
+});
+
+test('a failed write rejects every request in it and the next write goes on', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 100, maxBatchLines: 2 });
+  const results = ['a', 'b', 'c'].map((name) =>
+    batcher.submit(`${name}\n`, 1).then(
+      () => `${name} ok`,
+      () => `${name} failed`,
+    ),
+  );
+  await tick();
+  assert.equal(writes[0].payload, 'a\nb\n', 'maxBatchLines bounds one write');
+  writes[0].finish(new Error('disk full'));
+  await tick();
+  await tick();
+  writes[1].finish();
+  assert.deepEqual(await Promise.all(results), ['a failed', 'b failed', 'c ok']);
+});

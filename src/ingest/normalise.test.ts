@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseJsonLine } from './json-line.js';
+import { detectLevel } from './level.js';
+import { truncateUtf8 } from './normalise.js';
+
+test('detectLevel finds level words near the start of a line', () => {
+  assert.equal(detectLevel('Nov 22 12:00:01 db1 postgres[12]: FATAL: too many clients'), 'FATAL');
+  assert.equal(detectLevel('[warning] cache miss'), 'WARN');
+  assert.equal(detectLevel('level=err msg=boom'), 'ERROR');
+  assert.equal(detectLevel('GET /errors/list 200'), '', 'a word inside a path segment is not a level');
+  assert.equal(detectLevel('user logged in'), '');
+  assert.equal(detectLevel(`${'x'.repeat(300)} ERROR`), '', 'only the start of long lines is scanned');
+});
+
+test('parseJsonLine parses JSON at the end of a line and renames reserved keys', () => {
+  assert.deepEqual(parseJsonLine('{"message":"hi","status":200,"_retention":9}'), { message: 'hi', _status: 200 });
+  assert.deepEqual(parseJsonLine('12:00 app: {"a":{"b":1}}  '), { a: { b: 1 } });
+  assert.equal(parseJsonLine('{"a":1} trailing'), null);
+  assert.equal(parseJsonLine('{not json}'), null);
+  assert.equal(parseJsonLine('[1,2]'), null);
+  assert.equal(parseJsonLine('}'), null);
+});
+
+test('truncateUtf8 never splits a character', () => {
+  assert.equal(truncateUtf8('abc', 10), 'abc');
+  assert.equal(truncateUtf8('ééé', 5), 'éé');
+  assert.equal(truncateUtf8('a😀', 4), 'a');
+  assert.equal(Buffer.byteLength(truncateUtf8('€'.repeat(10_000), 16_384)), 16_383);
+});

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { jsonLines, request } from './testing/harness.js';
+
+const BIN = fileURLToPath(new URL('../../bin/logstead.js', import.meta.url));
+const dataDirs: string[] = [];
+after(() => dataDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+interface Process {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `logstead serve` as a real process and waits until /healthz answers. */
+async function serve(dataDir: string): Promise<Process> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const match = /listening on (http:\/\/\S+)/.exec(output);
+    if (match) {
+      const health = await request(`${match[1]}/healthz`);
+      assert.equal(health.status, 200);
+      return { child, url: match[1], output: () => output };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`logstead did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+
+/**
+ * Sends numbered lines in many concurrent requests until told to stop, and records which were
+ * acknowledged with 200. Requests cut off by the stop may fail; those lines were never promised.
+ */
+function sendUntilStopped(url: string, key: string) {
+  const acknowledged = new Set<string>();
+  let stopped = false;
+  let sequence = 0;
+  const worker = async () => {
+    while (!stopped) {
+      const batch = Array.from({ length: 200 }, () => `line-${sequence++}`);
+      try {
+        const reply = await request(`${url}/logs/ingest?hostname=h`, {
+          method: 'POST',
+          headers: { apikey: key, 'content-type': 'application/json' },
+          body: JSON.stringify({ lines: batch.map((line) => ({ line })) }),
+        });
+        if (reply.status === 200) batch.forEach((line) => acknowledged.add(line));
+      } catch {
+        // connection closed by the stop
+      }
+    }
+  };
+  const workers = Array.from({ length: 8 }, worker);
+  return {
+    acknowledged,
+    async stop() {
+      stopped = true;
+      await Promise.all(workers);
+    },
+  };
+}
+
+async function storedLines(url: string, serviceKey: string): Promise<Set<string>> {
+  const stored = new Set<string>();
+  let token: string | null = null;
+  do {
+    const page: string = token ? `&pagination_id=${encodeURIComponent(token)}` : '';
+    const reply = await request(`${url}/v2/export?from=0&to=${Date.now() + 86_400_000}&prefer=head${page}`, {
+      headers: { servicekey: serviceKey },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    for (const line of reply.json.lines) stored.add(line._line);
+    token = reply.json.pagination_id;
+  } while (token);
+  return stored;
+}
+
+async function untilAcknowledged(sender: { acknowledged: Set<string> }, count: number) {
+  while (sender.acknowledged.size < count) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+function freshDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-life-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+test('every line acknowledged before kill -9 is there after a restart', async () => {
+  const dataDir = freshDataDir();
+  const first = await serve(dataDir);
+  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+  const sender = sendUntilStopped(first.url, credentials.ingestionKey);
+  await untilAcknowledged(sender, 5000);
+  first.child.kill('SIGKILL');
+  await exited(first.child);
+  await sender.stop();
+  const acknowledged = new Set(sender.acknowledged);
+
+  const second = await serve(dataDir);
+  assert.doesNotMatch(second.output(), /Created the default organisation/, 'a restart keeps the organisation');
+  const stored = await storedLines(second.url, credentials.serviceKey);
+  const missing = [...acknowledged].filter((line) => !stored.has(line));
+  assert.deepEqual(missing.slice(0, 10), [], `${missing.length} of ${acknowledged.size} acknowledged lines are missing`);
+  second.child.kill('SIGTERM');
+  assert.deepEqual(await exited(second.child), { code: 0, signal: null });
+});
+
+test('SIGTERM stops accepting, writes everything acknowledged and exits cleanly', async () => {
+  const dataDir = freshDataDir();
+  const first = await serve(dataDir);
+  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+  const sender = sendUntilStopped(first.url, credentials.ingestionKey);
+  await untilAcknowledged(sender, 3000);
+  first.child.kill('SIGTERM');
+  assert.deepEqual(await exited(first.child), { code: 0, signal: null }, first.output());
+  await sender.stop();
+  assert.match(first.output(), /SIGTERM: finishing acknowledged writes/);
+
+  const second = await serve(dataDir);
+  const stored = await storedLines(second.url, credentials.serviceKey);
+  const missing = [...sender.acknowledged].filter((line) => !stored.has(line));
+  assert.equal(missing.length, 0, `${missing.length} of ${sender.acknowledged.size} acknowledged lines are missing`);
+  second.child.kill('SIGINT');
+  assert.deepEqual(await exited(second.child), { code: 0, signal: null });
+});
+
+test('the first start saves the keys in a file only its owner can read', async () => {
+  const dataDir = freshDataDir();
+  const started = await serve(dataDir);
+  const file = path.join(dataDir, 'initial-credentials.json');
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  const credentials = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const field of ['account', 'ingestionKey', 'serviceKey', 'ingestUrl', 'apiUrl']) assert.ok(credentials[field], field);
+  assert.match(started.output(), new RegExp(credentials.ingestionKey));
+  assert.match(started.output(), /\/logs\/ingest/);
+  // The keys work, and the database holds them only hashed.
+  const reply = await request(`${started.url}/logs/ingest?hostname=h`, {
+    method: 'POST',
+    headers: { apikey: credentials.ingestionKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ lines: [{ line: 'first' }] }),
+  });
+  assert.equal(reply.status, 200);
+  const exported = await request(`${started.url}/v1/export?from=0&to=${Date.now() + 1000}`, {
+    headers: { servicekey: credentials.serviceKey },
+  });
+  assert.deepEqual(jsonLines(exported.text).map((line) => line._line), ['first']);
+  started.child.kill('SIGTERM');
+  await exited(started.child);
+  for (const name of fs.readdirSync(dataDir).filter((file) => file.startsWith('config.sqlite'))) {
+    const database = fs.readFileSync(path.join(dataDir, name));
+    assert.equal(database.includes(credentials.ingestionKey), false, name);
+    assert.equal(database.includes(credentials.serviceKey), false, name);
+  }
+});
