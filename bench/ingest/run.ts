@@ -1,0 +1,185 @@
+/**
+ * bench/ingest: sustained ingestion of 1,000-line bodies over keep-alive connections, against
+ * Logstead and, in the same run, against a server that only parses and discards (the ceiling).
+ * Prints lines/s, p50 and p99 acknowledgement latency, and the ratio to the ceiling, as medians
+ * of several runs. Usage: npm run bench -- [--quick] [--runs N] [--seconds S] [--connections C]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { lineGenerator } from '../lib/synthetic-lines.js';
+import { startProcess, stopProcess } from '../lib/processes.js';
+import { median, percentile } from '../lib/stats.js';
+
+const { values: options } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '8' },
+  },
+});
+const runs = Number(options.runs ?? 3);
+const seconds = Number(options.seconds ?? (options.quick ? 4 : 15));
+const connections = Number(options.connections);
+const LINES_PER_BODY = 1000;
+const WARMUP_MS = options.quick ? 1000 : 3000;
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const logsteadBin = path.join(root, 'bin/logstead.js');
+const discardServer = fileURLToPath(new URL('./discard-server.js', import.meta.url));
+
+/** Pre-built request bodies, so the load generator spends its CPU on sending, not on generating. */
+function buildBodies(count: number): { bodies: Buffer[]; hostnames: string[]; rawBytesPerLine: number } {
+  const generator = lineGenerator(7);
+  const now = Date.now();
+  const bodies: Buffer[] = [];
+  const hostnames: string[] = [];
+  let lineBytes = 0;
+  for (let b = 0; b < count; b++) {
+    const lines = Array.from({ length: LINES_PER_BODY }, () => generator.next(now));
+    for (const line of lines) lineBytes += JSON.stringify(line).length;
+    bodies.push(Buffer.from(JSON.stringify({ lines })));
+    hostnames.push(generator.host());
+  }
+  return { bodies, hostnames, rawBytesPerLine: lineBytes / (count * LINES_PER_BODY) };
+}
+
+interface LoadResult {
+  linesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function load(url: string, key: string, bodies: Buffer[], hostnames: string[]): Promise<LoadResult> {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let lines = 0;
+  let errors = 0;
+  let measuring = false;
+  let stopped = false;
+  let next = 0;
+
+  const send = (body: Buffer, hostname: string) =>
+    new Promise<number>((resolve) => {
+      const request = http.request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path: `/logs/ingest?hostname=${hostname}&now=${Date.now()}`,
+          headers: { apikey: key, 'content-type': 'application/json', 'content-length': body.length },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        },
+      );
+      request.on('error', () => resolve(0));
+      request.end(body);
+    });
+
+  const worker = async () => {
+    while (!stopped) {
+      const index = next++ % bodies.length;
+      const started = performance.now();
+      const status = await send(bodies[index], hostnames[index]);
+      if (!measuring || stopped) continue;
+      if (status === 200) {
+        lines += LINES_PER_BODY;
+        latencies.push(performance.now() - started);
+      } else {
+        errors++;
+      }
+    }
+  };
+  const workers = Array.from({ length: connections }, worker);
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
+  measuring = true;
+  const begin = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const elapsed = (performance.now() - begin) / 1000;
+  stopped = true;
+  const counted = lines;
+  await Promise.all(workers);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { linesPerSecond: counted / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
+}
+
+function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? directoryBytes(full) : fs.statSync(full).size;
+  }
+  return total;
+}
+
+async function main() {
+  const { bodies, hostnames, rawBytesPerLine } = buildBodies(60);
+  console.log(
+    `bench/ingest: ${runs} runs × ${seconds}s, ${connections} keep-alive connections, ${LINES_PER_BODY}-line bodies, ` +
+      `${rawBytesPerLine.toFixed(0)} raw JSON bytes per line; ${os.cpus().length} cores, Node ${process.version}`,
+  );
+  const ceiling: LoadResult[] = [];
+  const logstead: LoadResult[] = [];
+  const diskPerRawByte: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const discard = await startProcess(discardServer, [], {});
+    ceiling.push(await load(discard.url, 'none', bodies, hostnames));
+    await stopProcess(discard.child);
+
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
+    const server = await startProcess(logsteadBin, ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
+    const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+    const result = await load(server.url, ingestionKey, bodies, hostnames);
+    logstead.push(result);
+    await stopProcess(server.child);
+    const storedLines = result.linesPerSecond * seconds; // lower bound: warm-up lines are stored too
+    diskPerRawByte.push(directoryBytes(path.join(dataDir, 'clickhouse')) / (storedLines * rawBytesPerLine));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    console.log(
+      `  run ${run}: ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s, ` +
+        `logstead ${Math.round(result.linesPerSecond)} lines/s (p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors)`,
+    );
+  }
+
+  const summary = {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    runs,
+    seconds,
+    connections,
+    linesPerBody: LINES_PER_BODY,
+    ceilingLinesPerSecond: Math.round(median(ceiling.map((r) => r.linesPerSecond))),
+    logsteadLinesPerSecond: Math.round(median(logstead.map((r) => r.linesPerSecond))),
+    ratio: Number((median(logstead.map((r) => r.linesPerSecond)) / median(ceiling.map((r) => r.linesPerSecond))).toFixed(3)),
+    p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
+    p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
+    errors: logstead.reduce((sum, r) => sum + r.errors, 0),
+    diskBytesPerRawByte: Number(median(diskPerRawByte).toFixed(3)),
+  };
+  console.log('');
+  console.log('| measure (median of runs) | value |');
+  console.log('|---|---:|');
+  console.log(`| parse-and-discard ceiling | ${summary.ceilingLinesPerSecond.toLocaleString('en')} lines/s |`);
+  console.log(`| Logstead sustained ingest | ${summary.logsteadLinesPerSecond.toLocaleString('en')} lines/s |`);
+  console.log(`| ratio to ceiling | ${summary.ratio} |`);
+  console.log(`| acknowledgement latency p50 / p99 | ${summary.p50Ms} ms / ${summary.p99Ms} ms |`);
+  console.log(`| non-200 answers | ${summary.errors} |`);
+  console.log(`| bytes on disk per raw JSON byte (unmerged parts) | ${summary.diskBytesPerRawByte} |`);
+  const resultsDir = path.join(root, 'bench/results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `ingest-${summary.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
+  console.log(`\nresults written to ${path.relative(root, file)}`);
+}
+
+await main();
