@@ -1,4 +1,5 @@
 import { errors } from '../http/errors.js';
+import { compileQuery } from '../query/compile.js';
 import type { LineFilter } from '../store/log-store.js';
 
 /** Most lines one export (or one v2 page) returns. */
@@ -60,7 +61,7 @@ export function parseExportRequest(query: Query): ExportRequest {
     throw errors.invalidParameter(`Parameter "prefer" must be "head" or "tail", got "${prefer}".`);
   }
 
-  const words = (one(query, 'query') ?? one(query, 'q'))?.trim();
+  const condition = compileQuery(one(query, 'query') ?? one(query, 'q') ?? '');
   return {
     filter: {
       fromMs,
@@ -69,7 +70,7 @@ export function parseExportRequest(query: Query): ExportRequest {
       apps: list(query, 'apps'),
       levels: list(query, 'levels')?.map((level) => level.toUpperCase()),
       tags: list(query, 'tags'),
-      words: words || undefined,
+      condition,
     },
     size,
     prefer,

@@ -42,6 +42,9 @@ export const errors = {
   unauthorized: () =>
     new ApiError(401, envelope('Unauthorized: send a valid service key (servicekey header, Basic auth or Authorization: Token).', 'Unauthorized')),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
+  /** A search query that does not parse: where, and what was expected there. */
+  invalidQuery: (message: string, position: number, expected: string) =>
+    new ApiError(400, { ...envelope(message, 'BadRequest'), position, expected }),
   notFound: (message = 'Resource Not Found') => new ApiError(404, envelope(message, 'NotFound')),
   internal: () => new ApiError(500, envelope('Internal server error.', 'InternalError')),
 } as const;

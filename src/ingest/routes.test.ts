@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
+import { compileQuery } from '../query/compile.js';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/harness.js';
 
 const BAD_REQUEST = { error: 'Bad or missing parameters.', code: 'BadRequest', status: 'error' };
@@ -339,7 +340,7 @@ describe('line normalisation', () => {
     assert.equal(reply.status, 200);
     const rows = [];
     for await (const chunk of server.running.store.read(
-      { account: server.org.account, fromMs: 0, toMs: Date.now() + 86_400_000, words: word },
+      { account: server.org.account, fromMs: 0, toMs: Date.now() + 86_400_000, condition: compileQuery(word) },
       { prefer: 'head', limit: 10, chronological: true },
     )) {
       rows.push(...chunk);

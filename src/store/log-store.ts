@@ -1,3 +1,4 @@
+import type { SqlCondition } from '../query/to-sql.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
 import { LOGS_TABLE, ensureSchema } from './schema.js';
 
@@ -39,8 +40,8 @@ export interface LineFilter {
   apps?: string[];
   levels?: string[];
   tags?: string[];
-  /** Plain words that must all appear as tokens (case-insensitive). */
-  words?: string;
+  /** A compiled search query (query/to-sql.ts). */
+  condition?: SqlCondition;
 }
 
 export interface LinePosition {
@@ -101,9 +102,9 @@ export class LogStore {
       params.tags = filter.tags;
       where.push('hasAny(tags, {tags:Array(String)})');
     }
-    if (filter.words) {
-      params.words = filter.words.toLowerCase();
-      where.push('hasAllTokens(lower(line), {words:String})');
+    if (filter.condition) {
+      Object.assign(params, filter.condition.params);
+      where.push(filter.condition.sql);
     }
     const forward = options.prefer === 'head';
     if (options.after) {

@@ -3,10 +3,18 @@ import type { SqlExecutor } from './executor.js';
 export const LOGS_TABLE = 'logs';
 
 /**
+ * The text bare search words are matched in: the line and its fields, newline-separated. The text
+ * index is built on lower() of exactly this expression, so queries must use it verbatim to be
+ * served by the index. Its JavaScript twin is searchText() in query/searchable.ts.
+ */
+export const SEARCH_TEXT =
+  "concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''))";
+
+/**
  * The log table. Ordered by (account, ts, id) so every read is a time-range scan inside one
  * organisation; partitioned by day so retention can drop whole days. LowCardinality and ZSTD keep
- * a line near a quarter of its raw size; the text index on lower(line) serves word and phrase
- * search. fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
+ * a line near a quarter of its raw size; the text index on lower(SEARCH_TEXT) serves word and
+ * phrase search. fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
  */
 const createLogsTable = `
 CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
@@ -29,7 +37,7 @@ CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
   meta_indexed Bool,
   extra        String CODEC(ZSTD(3)),
   size         UInt32,
-  INDEX line_text lower(line) TYPE text(tokenizer = splitByNonAlpha)
+  INDEX search_text lower(${SEARCH_TEXT}) TYPE text(tokenizer = splitByNonAlpha)
 )
 ENGINE = MergeTree
 PARTITION BY toDate(ts)

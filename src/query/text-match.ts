@@ -1,0 +1,49 @@
+import type { MatchMode } from './ast.js';
+
+/**
+ * The one definition of "a word matches", shared by both compilers so they cannot drift apart.
+ *
+ * A search word matches text where it occurs at the start of a word: the character before it is
+ * not an ASCII letter or digit (or there is none). With a whole-word mode ('==', '==='), the
+ * character after it must not be one either. Case folding is ASCII-only, because that is what
+ * ClickHouse's lower() and the text index's tokenizer do; other letters compare exactly.
+ */
+
+export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+
+const isAsciiAlnum = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+export const caseSensitive = (mode: MatchMode) => mode === '=' || mode === '===';
+export const wholeWord = (mode: MatchMode) => mode === '==' || mode === '===';
+
+/** Whether `needle` occurs in `text` at a word start (and, for whole words, a word end). */
+export function wordMatch(text: string, needle: string, mode: MatchMode): boolean {
+  if (needle === '') return false;
+  const haystack = caseSensitive(mode) ? text : asciiLower(text);
+  const wanted = caseSensitive(mode) ? needle : asciiLower(needle);
+  const whole = wholeWord(mode);
+  for (let at = haystack.indexOf(wanted); at >= 0; at = haystack.indexOf(wanted, at + 1)) {
+    if (at > 0 && isAsciiAlnum(haystack.charCodeAt(at - 1))) continue;
+    const end = at + wanted.length;
+    if (whole && end < haystack.length && isAsciiAlnum(haystack.charCodeAt(end))) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Escapes every ASCII punctuation character for RE2; other characters stand for themselves. */
+const quoteRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}\-/#&~!"'%,:;<=>@`]/g, '\\$&');
+
+/** The RE2 pattern for wordMatch, applied by SQL to text already lower-cased when the mode folds case. */
+export function wordPattern(needle: string, mode: MatchMode): string {
+  const sensitive = caseSensitive(mode);
+  const notWordChar = sensitive ? '[^A-Za-z0-9]' : '[^a-z0-9]';
+  const body = quoteRegex(sensitive ? needle : asciiLower(needle));
+  return `(^|${notWordChar})${body}${wholeWord(mode) ? `($|${notWordChar})` : ''}`;
+}
+
+/** A LIKE pattern that any wordMatch hit also satisfies, on lower-cased text: lets the text index skip. */
+export function containsLikePattern(needle: string): string {
+  return `%${asciiLower(needle).replace(/[\\%_]/g, '\\$&')}%`;
+}

@@ -1,0 +1,111 @@
+import type { SqlParams } from '../store/executor.js';
+import { SEARCH_TEXT } from '../store/schema.js';
+import type { FieldRef, FieldTest, MatchMode, QueryNode } from './ast.js';
+import { caseSensitive, containsLikePattern, wordPattern } from './text-match.js';
+
+/** A WHERE condition over the log table, with its bound parameters. */
+export interface SqlCondition {
+  sql: string;
+  params: SqlParams;
+}
+
+const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')";
+
+class SqlCompiler {
+  readonly params: SqlParams = {};
+  private next = 0;
+
+  private bind(value: unknown, type: string): string {
+    const name = `q${this.next++}`;
+    this.params[name] = value;
+    return `{${name}:${type}}`;
+  }
+
+  /** A word test on a text expression, the SQL form of wordMatch. */
+  private wordMatch(expression: string, needle: string, mode: MatchMode): string {
+    const pattern = this.bind(wordPattern(needle, mode), 'String');
+    return caseSensitive(mode) ? `match(${expression}, ${pattern})` : `match(lower(${expression}), ${pattern})`;
+  }
+
+  private compare(expression: string, test: FieldTest & { kind: 'compare' }): string {
+    return `${expression} ${test.op} ${this.bind(test.value, 'Float64')}`;
+  }
+
+  private json(column: string, path: string[], test: FieldTest): string {
+    const at = path.map((key) => this.bind(key, 'String')).join(', ');
+    const type = `JSONType(${column}, ${at})`;
+    const numeric = `${type} IN ${NUMERIC_JSON}`;
+    const number = `JSONExtractFloat(${column}, ${at})`;
+    const text = `if(${type} = 'String', JSONExtractString(${column}, ${at}), JSONExtractRaw(${column}, ${at}))`;
+    const present = `JSONHas(${column}, ${at})`;
+    switch (test.kind) {
+      case 'exists':
+        return present;
+      case 'text':
+        return `(${present} AND ${this.wordMatch(text, test.value, test.mode)})`;
+      case 'equals':
+        return `(${present} AND if(${numeric}, ${number} = ${this.bind(test.value, 'Float64')}, ${this.wordMatch(text, test.text, '=')}))`;
+      case 'compare':
+        return `(${numeric} AND ${this.compare(number, test)})`;
+    }
+  }
+
+  private textColumn(expression: string, test: FieldTest): string {
+    switch (test.kind) {
+      case 'exists':
+        return `${expression} != ''`;
+      case 'text':
+        return this.wordMatch(expression, test.value, test.mode);
+      case 'equals':
+        return this.wordMatch(expression, test.text, '=');
+      case 'compare':
+        return '0'; // refused by the parser; text is never a number
+    }
+  }
+
+  private field(field: FieldRef, test: FieldTest): string {
+    switch (field.kind) {
+      case 'builtin':
+        if (field.name === 'tag') {
+          return test.kind === 'exists' ? 'notEmpty(tags)' : `arrayExists(t -> ${this.textColumn('t', test)}, tags)`;
+        }
+        return this.textColumn(field.name, test);
+      case 'size':
+        if (test.kind === 'exists') return '1';
+        if (test.kind === 'compare') return this.compare('size', test);
+        if (test.kind === 'equals') return `size = ${this.bind(test.value, 'Float64')}`;
+        return this.wordMatch('toString(size)', test.value, test.mode);
+      case 'meta':
+        return `(meta_indexed AND ${this.json('meta', field.path, test)})`;
+      case 'json':
+        return this.json('fields', field.path, test);
+    }
+  }
+
+  compile(node: QueryNode): string {
+    switch (node.kind) {
+      case 'all':
+        return '1';
+      case 'and':
+        return `(${node.children.map((child) => this.compile(child)).join(' AND ')})`;
+      case 'or':
+        return `(${node.children.map((child) => this.compile(child)).join(' OR ')})`;
+      case 'not':
+        return `NOT ${this.compile(node.child)}`;
+      case 'text': {
+        // The LIKE is implied by the match; it is there because the text index can serve it.
+        const like = `lower(${SEARCH_TEXT}) LIKE ${this.bind(containsLikePattern(node.value), 'String')}`;
+        return `(${like} AND ${this.wordMatch(SEARCH_TEXT, node.value, node.mode)})`;
+      }
+      case 'field':
+        return this.field(node.field, node.test);
+    }
+  }
+}
+
+/** Compiles a query to a condition on the log table. Agrees with toPredicate on every line. */
+export function toSql(node: QueryNode): SqlCondition {
+  const compiler = new SqlCompiler();
+  const sql = compiler.compile(node);
+  return { sql, params: compiler.params };
+}
