@@ -15,9 +15,10 @@ class SqlCompiler {
   readonly params: SqlParams = {};
   private next = 0;
 
-  private bind(value: unknown, type: string): string {
+  private bind(value: string | number, type: string): string {
     const name = `q${this.next++}`;
-    this.params[name] = value;
+    // Numbers go as text: chDB refuses to bind numbers beyond 2^53, and String() round-trips a double.
+    this.params[name] = String(value);
     return `{${name}:${type}}`;
   }
 

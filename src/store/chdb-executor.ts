@@ -50,13 +50,15 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
 
     async *stream<T>(sql: string, params: SqlParams = {}) {
       const session = await borrow();
-      const results = session.queryStreamBind(sql, params, { format: 'JSONEachRow' });
+      let results: ReturnType<Session['queryStreamBind']> | undefined;
       try {
+        results = session.queryStreamBind(sql, params, { format: 'JSONEachRow' });
         for await (const chunk of results) {
           if (chunk.numRows > 0) yield chunk.rows<T>();
         }
       } finally {
-        if (!results.closed) results.cancel();
+        // Also on a synchronous failure (a bad parameter): the session must always come back.
+        if (results && !results.closed) results.cancel();
         giveBack(session);
       }
     },

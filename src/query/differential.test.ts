@@ -1,0 +1,167 @@
+/**
+ * The two compilers must agree: for random queries over random lines, the SQL run on the real
+ * engine and the in-memory predicate select exactly the same lines. Fixed seed, bounded count.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { openChdbExecutor } from '../store/chdb-executor.js';
+import type { SqlExecutor } from '../store/executor.js';
+import { LogStore, type StoredLine } from '../store/log-store.js';
+import { parseQuery } from './parser.js';
+import { toPredicate } from './to-predicate.js';
+import { toSql } from './to-sql.js';
+
+const SEED = 20261122;
+const RUNS = 400;
+const ACCOUNT = 'differential';
+
+/** A small vocabulary, so random queries hit random lines often; with case, symbols and unicode. */
+const WORDS = ['error', 'Error', 'ERRORS', 'timeout', 'TimeoutError', 'line', 'Linux', 'lin', 'user', 'user_id', 'café', 'Café', 'naïve', '日本', 'über', '404', '4040', '500', '3.14', 'foo-bar', 'foo.bar', '/var/log', 'a', 'x', '%VAR%', 'it\'s', 'say "hi"', 'back\\slash', '🙂', 'ok'];
+const HOSTS = ['web-1', 'web-2', 'db', 'Web-10'];
+const APPS = ['nginx', 'api', 'error.log', 'Api'];
+const LEVELS = ['INFO', 'ERROR', 'WARN', ''];
+const KEYS = ['status', 'user', 'name', 'code', 'tags'];
+
+const word = fc.constantFrom(...WORDS);
+const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.integer({ min: -5, max: 600 }),
+    fc.constantFrom(0.5, 3.14, 1e21, -0),
+    word,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 2 }),
+    fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 2 }),
+  ),
+})).value;
+const object = fc.dictionary(fc.constantFrom(...KEYS), jsonValue, { maxKeys: 3 });
+
+const lineArbitrary = fc.record({
+  text: fc.array(fc.oneof(word, fc.constantFrom(' ', ' ', ', ', ': ', '-', '\n', '=', '(', ')')), { minLength: 1, maxLength: 8 }),
+  host: fc.constantFrom(...HOSTS),
+  app: fc.constantFrom(...APPS),
+  level: fc.constantFrom(...LEVELS),
+  env: fc.constantFrom('', 'prod', 'Staging'),
+  file: fc.constantFrom('', '/var/log/syslog', '/var/log/nginx/error.log'),
+  tags: fc.subarray(['blue', 'Green', 'k8s-prod', 'café']),
+  meta: fc.option(object),
+  metaIndexed: fc.boolean(),
+  json: fc.option(object),
+});
+
+function makeLines(): StoredLine[] {
+  const samples = fc.sample(lineArbitrary, { seed: SEED, numRuns: 400 });
+  return samples.map((sample, index) => {
+    const line = sample.json ? `${sample.text.join('')} ${JSON.stringify(sample.json)}` : sample.text.join('');
+    return {
+      account: ACCOUNT,
+      ts: 1_700_000_000_000 + index,
+      id: String(index + 1),
+      batch_id: 'b',
+      host: sample.host,
+      app: sample.app,
+      level: sample.level,
+      env: sample.env,
+      file: sample.file,
+      ip: '',
+      mac: '',
+      tags: sample.tags,
+      line,
+      logtype: sample.json ? 'json' : 'text',
+      fields: sample.json ? JSON.stringify(sample.json) : '',
+      meta: sample.meta ? JSON.stringify(sample.meta) : '',
+      meta_indexed: sample.meta !== null && sample.metaIndexed,
+      extra: '',
+      size: Buffer.byteLength(line),
+    };
+  });
+}
+
+/** Random query text, built from the grammar's pieces. */
+const modeArbitrary = fc.constantFrom('', '', '=', '==', '===');
+const valueArbitrary = fc.oneof(word, word.map((w) => Array.from(w).slice(0, Math.max(1, Array.from(w).length - 2)).join('')));
+const quote = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
+const plainValue = valueArbitrary.filter((v) => !/[\s()"':[\]]/.test(v) && !v.startsWith('-') && !v.startsWith('='));
+const fieldName = fc.constantFrom('host', 'app', 'level', 'tag', 'file', 'env', 'source', ...KEYS.map((k) => `meta.${k}`), ...KEYS, 'meta.user.name', 'user.code', '_mezmo_line_size');
+const leaf: fc.Arbitrary<string> = fc.oneof(
+  fc.tuple(modeArbitrary, plainValue).map(([mode, value]) => `${mode}${value}`),
+  valueArbitrary.map(quote),
+  fc.tuple(fieldName, modeArbitrary, plainValue).map(([field, mode, value]) => `${field}:${mode}${value}`),
+  fc.tuple(fieldName, valueArbitrary).map(([field, value]) => `${field}:${quote(value)}`),
+  fieldName.map((field) => `${field}:*`),
+  fc.tuple(fc.constantFrom(...KEYS, '_mezmo_line_size', 'meta.status', 'meta.code'), fc.constantFrom('>', '>=', '<', '<='), fc.constantFrom('0', '3.14', '42', '404', '500', '1000000000000000000000', '-1')).map(([field, op, n]) => `${field}:${op}${n}`),
+  fc.tuple(fc.constantFrom(...KEYS, 'meta.status'), fc.constantFrom('404', '500', '0', '3.14')).map(([field, n]) => `${field}:=${n}`),
+  fc.tuple(fieldName, modeArbitrary, fc.array(plainValue, { minLength: 1, maxLength: 3 })).map(([field, mode, values]) => `${field}:${mode}[${values.join(',')}]`),
+  fc.tuple(fc.constantFrom('status', 'meta.status', 'code'), fc.constantFrom('(>=400 <500 -404)', '(>100 AND <= 503)', '-(404 OR 500)', '(error OR ok)')).map(([field, group]) => `${field}:${group}`),
+);
+const queryArbitrary: fc.Arbitrary<string> = fc.letrec((tie) => ({
+  query: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.tuple(tie('query'), tie('query')).map(([a, b]) => `${a} ${b}`),
+    fc.tuple(tie('query'), tie('query')).map(([a, b]) => `${a} AND ${b}`),
+    fc.tuple(tie('query'), tie('query')).map(([a, b]) => `${a} OR ${b}`),
+    tie('query').map((q) => `-(${q})`),
+    tie('query').map((q) => `NOT ${q}`),
+    tie('query').map((q) => `(${q})`),
+  ),
+})).query;
+
+let dir: string;
+let executor: SqlExecutor;
+let store: LogStore;
+let lines: StoredLine[];
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-diff-'));
+  executor = await openChdbExecutor(dir);
+  store = await LogStore.open(executor);
+  lines = makeLines();
+  await store.insert(Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n')));
+});
+after(async () => {
+  await executor.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function sqlSelection(query: string): Promise<string[]> {
+  const ids: string[] = [];
+  const chunks = store.read(
+    { account: ACCOUNT, fromMs: 0, toMs: 2_000_000_000_000, condition: toSql(parseQuery(query)) },
+    { prefer: 'head', limit: 10_000, chronological: true },
+  );
+  for await (const chunk of chunks) ids.push(...chunk.map((row) => row.id));
+  return ids;
+}
+
+function memorySelection(query: string): string[] {
+  const predicate = toPredicate(parseQuery(query));
+  return lines.filter(predicate).map((line) => line.id);
+}
+
+test('the stored rows read back exactly as generated', async () => {
+  const stored = [];
+  for await (const chunk of store.read({ account: ACCOUNT, fromMs: 0, toMs: 2_000_000_000_000 }, { prefer: 'head', limit: 10_000, chronological: true })) {
+    stored.push(...chunk.map(({ ts_ms: _drop, ...row }: StoredLine & { ts_ms?: unknown }) => row));
+  }
+  assert.deepEqual(stored, lines);
+});
+
+test('SQL on the engine and the in-memory predicate select the same lines', async () => {
+  let nonTrivial = 0;
+  await fc.assert(
+    fc.asyncProperty(queryArbitrary, async (query) => {
+      const expected = memorySelection(query);
+      const actual = await sqlSelection(query);
+      if (expected.length > 0 && expected.length < lines.length) nonTrivial++;
+      assert.deepEqual(actual, expected, `query: ${query}`);
+    }),
+    { seed: SEED, numRuns: RUNS },
+  );
+  assert.ok(nonTrivial > RUNS / 4, `only ${nonTrivial} of ${RUNS} queries selected some but not all lines`);
+});
