@@ -114,6 +114,29 @@ describe('/v1/export', () => {
     assert.equal(await count('query=history%20tenth'), 25, 'all words must appear');
   });
 
+  test('query takes the search language', async () => {
+    const count = async (query: string) => jsonLines((await exportV1(`${range}&query=${encodeURIComponent(query)}`)).text).length;
+    assert.equal(await count('app:even level:error'), 25);
+    assert.equal(await count('app:even -level:error'), 100);
+    assert.equal(await count('tenth OR app:odd'), 25 + 125);
+    assert.equal(await count('"history line 1"'), 1 + 10 + 100, 'a phrase is a word-start prefix: 1, 1x, 1xx');
+    assert.equal(await count('==tenth'), 25);
+    assert.equal(await count('=TENTH'), 0, '= is case-sensitive');
+  });
+
+  test('a query that does not parse gets 400 naming the position and what was expected', async () => {
+    for (const version of ['v1', 'v2']) {
+      const reply = await request(`${server.url}/${version}/export?${range}&query=${encodeURIComponent('app:even (level:error')}`, {
+        headers: { servicekey: org.serviceKey },
+      });
+      assert.equal(reply.status, 400);
+      assert.equal(reply.json.code, 'BadRequest');
+      assert.equal(reply.json.position, 21);
+      assert.match(reply.json.expected, /"\)" to close the group opened at position 9/);
+      assert.match(reply.json.error, /position 21/);
+    }
+  });
+
   test('size is capped at 10,000 lines and the body is streamed', async () => {
     const ts = Date.now() - 60_000;
     const lines = Array.from({ length: 10_050 }, (_, i) => ({ line: `bulk ${i}`, timestamp: ts, app: 'bulk' }));
