@@ -12,6 +12,7 @@ import { LineIds } from './ingest/line-ids.js';
 import { MetaTypeRegistry } from './ingest/meta-types.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Settings } from './settings.js';
+import { histogramRoute } from './search/histogram-route.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { LogStore } from './store/log-store.js';
 
@@ -54,6 +55,7 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
     driftToleranceMs: settings.driftToleranceMs,
   });
   await app.register(exportRoutes, { accounts, store });
+  await app.register(histogramRoute, { accounts, store });
 
   await app.listen({ port: settings.port, host: settings.host });
   const address = app.server.address();

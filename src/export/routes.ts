@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../config/accounts.js';
-import { presentedKeys } from '../http/credentials.js';
 import { errors } from '../http/errors.js';
+import { serviceAccount } from '../http/service-key.js';
 import type { LogStore, StoredLine } from '../store/log-store.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { parseExportRequest } from './params.js';
@@ -11,14 +11,6 @@ import { exportRecord } from './record.js';
 export interface ExportDeps {
   accounts: Accounts;
   store: LogStore;
-}
-
-/** Export and configuration take a service key: servicekey header or query, Basic, or Token. */
-export function serviceAccount(accounts: Accounts, request: FastifyRequest): string {
-  const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
-  const account = keys.length === 1 ? accounts.accountForKey(keys[0], 'service') : null;
-  if (!account) throw errors.unauthorized();
-  return account;
 }
 
 async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<string> {

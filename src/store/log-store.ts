@@ -77,14 +77,9 @@ export class LogStore {
     await this.executor.insertJsonEachRow(LOGS_TABLE, ndjson);
   }
 
-  /** Reads matching lines in chunks, so export can stream before the query ends. */
-  read(filter: LineFilter, options: ReadOptions): AsyncIterable<StoredLine[]> {
-    const params: SqlParams = {
-      account: filter.account,
-      fromMs: filter.fromMs,
-      toMs: filter.toMs,
-      limit: options.limit,
-    };
+  /** The WHERE clause and parameters selecting a filter's lines. */
+  private selection(filter: LineFilter): { where: string[]; params: SqlParams } {
+    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs };
     const where = [
       'account = {account:String}',
       'ts >= fromUnixTimestamp64Milli({fromMs:Int64})',
@@ -106,6 +101,13 @@ export class LogStore {
       Object.assign(params, filter.condition.params);
       where.push(filter.condition.sql);
     }
+    return { where, params };
+  }
+
+  /** Reads matching lines in chunks, so export can stream before the query ends. */
+  read(filter: LineFilter, options: ReadOptions): AsyncIterable<StoredLine[]> {
+    const { where, params } = this.selection(filter);
+    params.limit = options.limit;
     const forward = options.prefer === 'head';
     if (options.after) {
       params.afterTs = options.after.ts;
@@ -121,6 +123,22 @@ export class LogStore {
     // Ids are 64-bit in the store; quoted, they reach JavaScript exactly.
     sql += ' SETTINGS output_format_json_quote_64bit_integers = 1';
     return withMillis(this.executor.stream<StoredLine & { ts_ms: string }>(sql, params));
+  }
+
+  /**
+   * Matching lines counted per level in equal buckets from filter.fromMs. Returns only non-empty
+   * (bucket, level) pairs; bucket is the bucket's index.
+   */
+  async histogram(filter: LineFilter, bucketMs: number): Promise<Array<{ bucket: number; level: string; count: number }>> {
+    const { where, params } = this.selection(filter);
+    params.bucketMs = bucketMs;
+    const rows = await this.executor.rows<{ bucket: string; level: string; count: string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(ts) - {fromMs:Int64}, {bucketMs:Int64}) AS bucket, level, count() AS count
+         FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+        GROUP BY bucket, level ORDER BY bucket`,
+      params,
+    );
+    return rows.map((row) => ({ bucket: Number(row.bucket), level: row.level, count: Number(row.count) }));
   }
 }
 

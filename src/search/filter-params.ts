@@ -1,0 +1,65 @@
+import { errors } from '../http/errors.js';
+import { compileQuery } from '../query/compile.js';
+import type { LineFilter } from '../store/log-store.js';
+
+/** Query-string parameters as fastify hands them over: a string, an array when repeated, or absent. */
+export type QueryParams = Record<string, unknown>;
+
+export function oneParam(query: QueryParams, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw errors.invalidParameter(`Parameter "${name}" was given more than once.`);
+  return String(value);
+}
+
+function listParam(query: QueryParams, name: string): string[] | undefined {
+  const value = oneParam(query, name);
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  return items.length ? items : undefined;
+}
+
+/** from/to: Unix time in seconds or milliseconds, told apart by magnitude. */
+function timeParam(query: QueryParams, name: string): number {
+  const value = oneParam(query, name);
+  if (value === undefined || value.trim() === '') {
+    throw errors.invalidParameter(`Missing required parameter "${name}" (Unix time in seconds or milliseconds).`);
+  }
+  if (!/^\d+$/.test(value.trim())) {
+    throw errors.invalidParameter(`Parameter "${name}" must be a Unix time in seconds or milliseconds, got "${value}".`);
+  }
+  const n = Number(value);
+  return n < 1e11 ? n * 1000 : n;
+}
+
+/**
+ * The line selection every read endpoint shares: from and to (required), hosts, apps, levels and
+ * tags (comma-separated), and query (alias q) in the search language. Unknown parameters are
+ * ignored, as clients add their own.
+ */
+export function parseLineFilter(query: QueryParams): Omit<LineFilter, 'account'> {
+  const fromMs = timeParam(query, 'from');
+  let toMs = timeParam(query, 'to');
+  if (fromMs > toMs) throw errors.invalidParameter('Parameter "from" must not be later than "to".');
+  // A `to` given in whole seconds covers the whole of its last second.
+  if (Number(oneParam(query, 'to')) < 1e11) toMs += 999;
+  return {
+    fromMs,
+    toMs,
+    hosts: listParam(query, 'hosts'),
+    apps: listParam(query, 'apps'),
+    levels: listParam(query, 'levels')?.map((level) => level.toUpperCase()),
+    tags: listParam(query, 'tags'),
+    condition: compileQuery(oneParam(query, 'query') ?? oneParam(query, 'q') ?? ''),
+  };
+}
+
+/** A whole-number parameter within bounds, or the default when absent. */
+export function countParam(query: QueryParams, name: string, fallback: number, max: number): number {
+  const text = oneParam(query, name);
+  if (text === undefined || text.trim() === '') return fallback;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
+    throw errors.invalidParameter(`Parameter "${name}" must be a positive whole number, got "${text}".`);
+  }
+  return Math.min(Number(text), max);
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { Accounts } from '../config/accounts.js';
+import { serviceAccount } from '../http/service-key.js';
+import type { LogStore } from '../store/log-store.js';
+import { type QueryParams, countParam, parseLineFilter } from './filter-params.js';
+
+const DEFAULT_BUCKETS = 60;
+const MAX_BUCKETS = 1000;
+
+export interface HistogramBucket {
+  /** Start of the bucket, Unix ms. */
+  ts: number;
+  count: number;
+  /** Counts per level; lines without a level count under "". */
+  levels: Record<string, number>;
+}
+
+/**
+ * GET /v1/histogram: how many lines match, over time, split by level; the viewer's timeline.
+ * Takes the export filters (from, to, hosts, apps, levels, tags, query) and `buckets`.
+ */
+export async function histogramRoute(app: FastifyInstance, deps: { accounts: Accounts; store: LogStore }): Promise<void> {
+  app.get('/v1/histogram', async (request) => {
+    const account = serviceAccount(deps.accounts, request);
+    const query = request.query as QueryParams;
+    const filter = parseLineFilter(query);
+    const count = countParam(query, 'buckets', DEFAULT_BUCKETS, MAX_BUCKETS);
+    const bucketMs = Math.max(1, Math.ceil((filter.toMs - filter.fromMs + 1) / count));
+    const buckets: HistogramBucket[] = Array.from({ length: count }, (_, index) => ({
+      ts: filter.fromMs + index * bucketMs,
+      count: 0,
+      levels: {},
+    }));
+    for (const row of await deps.store.histogram({ ...filter, account }, bucketMs)) {
+      const bucket = buckets[row.bucket];
+      bucket.count += row.count;
+      bucket.levels[row.level] = row.count;
+    }
+    return { from: filter.fromMs, to: filter.toMs, interval: bucketMs, buckets };
+  });
+}
