@@ -3,6 +3,8 @@
  * bench/ingest/README.md): 24 apps and 180 hosts with Zipf-skewed volume; levels 70% INFO,
  * 15% DEBUG, 10% WARN, 4% ERROR, 1% FATAL; 80% text lines from templates padded with words drawn
  * with Zipf frequencies from a 5,000-word vocabulary; 20% JSON lines carrying the same fields in meta.
+ * Planted for search benchmarks: the word `timeout` in 5% of lines and the phrase
+ * `connection reset` in 0.3%; rare needles are added by the caller.
  */
 
 export function seededRandom(seed: number): () => number {
@@ -90,7 +92,9 @@ export function lineGenerator(seed = 42) {
             : template === 2
               ? `user ${Math.floor(random() * 50_000)} ${words(3)} session=${hex(20)} ${words(10)}`
               : words(12 + Math.floor(random() * 20));
-      return { line: text, app, level: lvl, timestamp: now };
+      const planted = random();
+      const suffix = planted < 0.05 ? ' timeout' : planted < 0.053 ? ' connection reset by peer' : '';
+      return { line: text + suffix, app, level: lvl, timestamp: now };
     },
   };
 }

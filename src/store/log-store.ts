@@ -140,6 +140,15 @@ export class LogStore {
     );
     return rows.map((row) => ({ bucket: Number(row.bucket), level: row.level, count: Number(row.count) }));
   }
+
+  /** Size of the stored data: for operators and the benchmarks' bytes-per-line figures. */
+  async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number }> {
+    const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string }>(
+      `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes
+         FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active`,
+    );
+    return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0) };
+  }
 }
 
 async function* withMillis(chunks: AsyncIterable<Array<StoredLine & { ts_ms: string }>>): AsyncIterable<StoredLine[]> {

@@ -1,0 +1,184 @@
+/**
+ * bench/search: ingests a synthetic data set through the HTTP API, then measures search latency
+ * through the API (v1 export, histogram) next to the same SQL run directly on the engine.
+ * Usage: node dist/bench/search/run.js [--quick] [--lines N] [--runs N]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startLogstead } from '../../src/app.js';
+import { compileQuery } from '../../src/query/compile.js';
+import { loadSettings } from '../../src/settings.js';
+import type { LineFilter, LogStore } from '../../src/store/log-store.js';
+import { startProcess, stopProcess } from '../lib/processes.js';
+import { median } from '../lib/stats.js';
+import { lineGenerator } from '../lib/synthetic-lines.js';
+
+const { values: options } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    lines: { type: 'string' },
+    runs: { type: 'string', default: '7' },
+    'data-dir': { type: 'string' },
+  },
+});
+const TOTAL = Number(options.lines ?? (options.quick ? 300_000 : 10_000_000));
+const RUNS = Number(options.runs);
+const BODY_LINES = 5000;
+const CONNECTIONS = 6;
+const NEEDLES = 12;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Sends TOTAL lines spread evenly over the last 23 hours, oldest first, with 12 `segfault` needles. */
+async function ingest(url: string, key: string, spanStart: number, spanMs: number): Promise<{ seconds: number; rawBytes: number }> {
+  const generator = lineGenerator(11);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const target = new URL(url);
+  const needleEvery = Math.floor(TOTAL / NEEDLES);
+  let sent = 0;
+  let rawBytes = 0;
+  const begin = performance.now();
+  const post = (body: string, host: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(
+        { agent, host: target.hostname, port: target.port, method: 'POST', path: `/logs/ingest?hostname=${host}`, headers: { apikey: key, 'content-type': 'application/json' } },
+        (response) => {
+          response.resume();
+          response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`ingest answered ${response.statusCode}`))));
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  const worker = async () => {
+    while (sent < TOTAL) {
+      const first = sent;
+      const count = Math.min(BODY_LINES, TOTAL - first);
+      sent += count;
+      const lines = [];
+      for (let i = first; i < first + count; i++) {
+        const line = generator.next(spanStart + Math.floor((i / TOTAL) * spanMs));
+        if (i % needleEvery === needleEvery - 1) line.line += ' kernel: segfault at 0 ip 00007f';
+        lines.push(line);
+      }
+      const body = JSON.stringify({ lines });
+      rawBytes += body.length;
+      await post(body, generator.host());
+      if (Math.floor(sent / 1_000_000) !== Math.floor(first / 1_000_000)) {
+        process.stdout.write(`  ${Math.floor(sent / 1_000_000)}M lines after ${((performance.now() - begin) / 1000).toFixed(0)} s\n`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  agent.destroy();
+  return { seconds: (performance.now() - begin) / 1000, rawBytes };
+}
+
+interface Case {
+  name: string;
+  /** Query-string parameters beyond from and to. */
+  params: Record<string, string>;
+  kind: 'lines' | 'histogram';
+}
+
+const CASES: Case[] = [
+  { name: 'tail: newest 100', params: { size: '100' }, kind: 'lines' },
+  { name: 'common word + app', params: { size: '100', query: 'timeout app:app-0' }, kind: 'lines' },
+  { name: 'rare word (12 hits)', params: { size: '100', query: 'segfault' }, kind: 'lines' },
+  { name: 'phrase', params: { size: '100', query: '"connection reset"' }, kind: 'lines' },
+  { name: 'meta field equality', params: { size: '100', query: 'meta.status:500' }, kind: 'lines' },
+  { name: 'numeric range', params: { size: '100', query: 'meta.latency_ms:(>=800 <810)' }, kind: 'lines' },
+  { name: '24 h histogram of a word', params: { buckets: '96', query: 'timeout' }, kind: 'histogram' },
+];
+
+async function timeApi(url: string, key: string, item: Case, from: number, to: number): Promise<{ ms: number; hits: number }> {
+  const query = new URLSearchParams({ from: String(from), to: String(to), ...item.params });
+  const started = performance.now();
+  const response = await fetch(`${url}/${item.kind === 'lines' ? 'v1/export' : 'v1/histogram'}?${query}`, { headers: { servicekey: key } });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${item.name}: ${response.status} ${text}`);
+  const hits = item.kind === 'lines' ? text.split('\n').filter(Boolean).length : JSON.parse(text).buckets.reduce((sum: number, b: { count: number }) => sum + b.count, 0);
+  return { ms, hits };
+}
+
+async function timeEngine(store: LogStore, account: string, item: Case, from: number, to: number): Promise<number> {
+  const filter: LineFilter = { account, fromMs: from, toMs: to, condition: compileQuery(item.params.query ?? '') };
+  const started = performance.now();
+  if (item.kind === 'histogram') {
+    await store.histogram(filter, Math.ceil((to - from + 1) / Number(item.params.buckets)));
+  } else {
+    for await (const _chunk of store.read(filter, { prefer: 'tail', limit: Number(item.params.size), chronological: true })) {
+      // drain
+    }
+  }
+  return performance.now() - started;
+}
+
+async function main() {
+  const dataDir = options['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-search-bench-'));
+  const spanMs = 23 * 3_600_000;
+  const spanStart = Date.now() - spanMs;
+  console.log(`bench/search: ${TOTAL.toLocaleString('en')} lines over 23 h; ${os.cpus().length} cores, Node ${process.version}; data in ${dataDir}`);
+
+  const serving = await startProcess(path.join(root, 'bin/logstead.js'), ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
+  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+  const ingested = await ingest(serving.url, credentials.ingestionKey, spanStart, spanMs);
+  await stopProcess(serving.child);
+  console.log(`  ingested in ${ingested.seconds.toFixed(0)} s (${Math.round(TOTAL / ingested.seconds).toLocaleString('en')} lines/s)`);
+
+  const running = await startLogstead(loadSettings({ LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' }));
+  // Let background merges settle, as they would on a server that has been up a while.
+  for (let waited = 0, last = -1; waited < 120; waited += 5) {
+    const { activeParts } = await running.store.stats();
+    if (activeParts === last) break;
+    last = activeParts;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+  const stats = await running.store.stats();
+  console.log(`  ${stats.rows.toLocaleString('en')} rows in ${stats.activeParts} parts, ${(stats.bytesOnDisk / 2 ** 20).toFixed(0)} MiB on disk = ${(stats.bytesOnDisk / ingested.rawBytes).toFixed(3)} bytes per raw JSON byte\n`);
+
+  const from = spanStart - 60_000;
+  const to = Date.now() + 60_000;
+  const results = [];
+  for (const item of CASES) {
+    const api: number[] = [];
+    const engine: number[] = [];
+    let hits = 0;
+    await timeApi(running.url, credentials.serviceKey, item, from, to); // warm-up
+    await timeEngine(running.store, credentials.account, item, from, to);
+    for (let run = 0; run < RUNS; run++) {
+      const result = await timeApi(running.url, credentials.serviceKey, item, from, to);
+      api.push(result.ms);
+      hits = result.hits;
+      engine.push(await timeEngine(running.store, credentials.account, item, from, to));
+    }
+    results.push({ name: item.name, query: item.params.query ?? '', hits, apiMs: median(api), engineMs: median(engine) });
+  }
+  await running.close();
+
+  console.log('| query | hits | API median | engine median | API / engine |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.name}${r.query ? ` \`${r.query}\`` : ''} | ${r.hits} | ${r.apiMs.toFixed(1)} ms | ${r.engineMs.toFixed(1)} ms | ${(r.apiMs / r.engineMs).toFixed(2)} |`);
+  }
+  const summary = {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    lines: TOTAL,
+    ingestSeconds: Number(ingested.seconds.toFixed(1)),
+    bytesOnDiskPerRawByte: Number((stats.bytesOnDisk / ingested.rawBytes).toFixed(3)),
+    results,
+  };
+  const resultsDir = path.join(root, 'bench/results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `search-${summary.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
+  console.log(`\nresults written to ${path.relative(root, file)}`);
+  if (!options['data-dir']) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+await main();
