@@ -113,15 +113,6 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   return { linesPerSecond: counted / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
 }
 
-function directoryBytes(dir: string): number {
-  let total = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? directoryBytes(full) : fs.statSync(full).size;
-  }
-  return total;
-}
-
 async function main() {
   const { bodies, hostnames, rawBytesPerLine } = buildBodies(60);
   console.log(
@@ -130,7 +121,6 @@ async function main() {
   );
   const ceiling: LoadResult[] = [];
   const logstead: LoadResult[] = [];
-  const diskPerRawByte: number[] = [];
   for (let run = 1; run <= runs; run++) {
     const discard = await startProcess(discardServer, [], {});
     ceiling.push(await load(discard.url, 'none', bodies, hostnames));
@@ -142,8 +132,6 @@ async function main() {
     const result = await load(server.url, ingestionKey, bodies, hostnames);
     logstead.push(result);
     await stopProcess(server.child);
-    const storedLines = result.linesPerSecond * seconds; // lower bound: warm-up lines are stored too
-    diskPerRawByte.push(directoryBytes(path.join(dataDir, 'clickhouse')) / (storedLines * rawBytesPerLine));
     fs.rmSync(dataDir, { recursive: true, force: true });
     console.log(
       `  run ${run}: ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s, ` +
@@ -164,7 +152,6 @@ async function main() {
     p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
     p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
     errors: logstead.reduce((sum, r) => sum + r.errors, 0),
-    diskBytesPerRawByte: Number(median(diskPerRawByte).toFixed(3)),
   };
   console.log('');
   console.log('| measure (median of runs) | value |');
@@ -174,7 +161,6 @@ async function main() {
   console.log(`| ratio to ceiling | ${summary.ratio} |`);
   console.log(`| acknowledgement latency p50 / p99 | ${summary.p50Ms} ms / ${summary.p99Ms} ms |`);
   console.log(`| non-200 answers | ${summary.errors} |`);
-  console.log(`| bytes on disk per raw JSON byte (unmerged parts) | ${summary.diskBytesPerRawByte} |`);
   const resultsDir = path.join(root, 'bench/results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `ingest-${summary.date.replace(/[:.]/g, '-')}.json`);

@@ -67,8 +67,9 @@ async function ingest(url: string, key: string, spanStart: number, spanMs: numbe
       const body = JSON.stringify({ lines });
       rawBytes += body.length;
       await post(body, generator.host());
-      if (Math.floor(sent / 1_000_000) !== Math.floor(first / 1_000_000)) {
-        process.stdout.write(`  ${Math.floor(sent / 1_000_000)}M lines after ${((performance.now() - begin) / 1000).toFixed(0)} s\n`);
+      const done = first + count;
+      if (Math.floor(done / 1_000_000) !== Math.floor(first / 1_000_000)) {
+        process.stdout.write(`  ${Math.floor(done / 1_000_000)}M lines sent, ${((performance.now() - begin) / 1000).toFixed(0)} s\n`);
       }
     }
   };
