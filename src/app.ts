@@ -3,7 +3,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Accounts } from './config/accounts.js';
 import { type FirstStartCredentials, createDefaultOrganisation } from './config/bootstrap.js';
+import { Categories } from './config/categories.js';
 import { openConfigDb } from './config/database.js';
+import { Presets } from './config/presets.js';
+import { configRoutes } from './config/routes/index.js';
+import { Views } from './config/views.js';
 import { exportRoutes } from './export/routes.js';
 import { errors } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
@@ -56,6 +60,12 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
   });
   await app.register(exportRoutes, { accounts, store });
   await app.register(histogramRoute, { accounts, store });
+  await app.register(configRoutes, {
+    accounts,
+    views: new Views(configDb),
+    presets: new Presets(configDb),
+    categories: new Categories(configDb),
+  });
 
   await app.listen({ port: settings.port, host: settings.host });
   const address = app.server.address();

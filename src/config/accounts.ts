@@ -16,6 +16,15 @@ export interface NewKey {
   key: string;
 }
 
+/** A key as the configuration API shows it: never the key itself, which is stored only hashed. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  type: KeyType;
+  /** Unix ms, as Mezmo's keys API reports it. */
+  created: number;
+}
+
 export interface AccountSummary {
   account: string;
   name: string;
@@ -83,6 +92,38 @@ export class Accounts {
       .prepare(`UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL`)
       .run(new Date().toISOString(), idOrKey, hashKey(idOrKey));
     return result.changes > 0;
+  }
+
+  listKeys(account: string, type?: KeyType): KeySummary[] {
+    return this.db
+      .prepare<[string, string | null, string | null], { id: string; name: string; type: KeyType; created_at: string }>(
+        `SELECT id, name, type, created_at FROM api_keys
+          WHERE account = ? AND revoked_at IS NULL AND (? IS NULL OR type = ?) ORDER BY created_at, id`,
+      )
+      .all(account, type ?? null, type ?? null)
+      .map((row) => ({ id: row.id, name: row.name, type: row.type, created: Date.parse(row.created_at) }));
+  }
+
+  getKey(account: string, id: string): KeySummary | undefined {
+    return this.listKeys(account).find((key) => key.id === id);
+  }
+
+  renameKey(account: string, id: string, name: string): KeySummary | undefined {
+    const changed = this.db.prepare(`UPDATE api_keys SET name = ? WHERE account = ? AND id = ? AND revoked_at IS NULL`).run(name, account, id);
+    return changed.changes ? this.getKey(account, id) : undefined;
+  }
+
+  /** The id of an active key, given the key itself. */
+  keyIdFor(key: string): string | undefined {
+    return (this.db.prepare(`SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`).get(hashKey(key)) as { id: string } | undefined)?.id;
+  }
+
+  /** Revokes one of an account's keys by id. */
+  revokeAccountKey(account: string, id: string): boolean {
+    return (
+      this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE account = ? AND id = ? AND revoked_at IS NULL`).run(new Date().toISOString(), account, id)
+        .changes > 0
+    );
   }
 
   setActive(account: string, active: boolean): boolean {

@@ -31,6 +31,35 @@ const migrations: string[] = [
      type    TEXT NOT NULL,
      PRIMARY KEY (account, path)
    ) WITHOUT ROWID;`,
+  `CREATE TABLE categories (
+     id         TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     type       TEXT NOT NULL CHECK (type IN ('views', 'boards', 'screens')),
+     name       TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE UNIQUE INDEX categories_by_name ON categories(account, type, lower(name));
+   CREATE TABLE presets (
+     presetid    TEXT PRIMARY KEY,
+     account     TEXT NOT NULL REFERENCES accounts(account),
+     name        TEXT NOT NULL,
+     channels    TEXT NOT NULL,
+     created_at  TEXT NOT NULL,
+     modified_at TEXT NOT NULL
+   );
+   CREATE INDEX presets_by_account ON presets(account);
+   CREATE TABLE views (
+     viewid       TEXT PRIMARY KEY,
+     account      TEXT NOT NULL REFERENCES accounts(account),
+     name         TEXT NOT NULL,
+     filters      TEXT NOT NULL,
+     category_ids TEXT NOT NULL,
+     presetid     TEXT REFERENCES presets(presetid) ON DELETE SET NULL,
+     channels     TEXT NOT NULL,
+     created_at   TEXT NOT NULL,
+     modified_at  TEXT NOT NULL
+   );
+   CREATE INDEX views_by_account ON views(account);`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -47,4 +47,12 @@ export const errors = {
     new ApiError(400, { ...envelope(message, 'BadRequest'), position, expected }),
   notFound: (message = 'Resource Not Found') => new ApiError(404, envelope(message, 'NotFound')),
   internal: () => new ApiError(500, envelope('Internal server error.', 'InternalError')),
+
+  // Configuration API (compat reference §5): Joi-style validation envelope and Mezmo's texts.
+  validationFailed: (details: Array<{ message: string; key: string }>) =>
+    new ApiError(400, { details, ...envelope(details.map((detail) => detail.message).join('. '), 'BadRequest') }),
+  nothingToConfigure: () => new ApiError(400, envelope('Nothing to configure', 'BadRequest')),
+  resourceNotFound: () => new ApiError(404, envelope('Resource Not Found', 'NotFound')),
+  invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),
+  conflict: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
 } as const;

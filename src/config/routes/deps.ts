@@ -1,0 +1,12 @@
+import type { Accounts } from '../accounts.js';
+import type { Categories } from '../categories.js';
+import type { Presets } from '../presets.js';
+import type { Views } from '../views.js';
+
+/** What the configuration API's routes work on. */
+export interface ConfigDeps {
+  accounts: Accounts;
+  views: Views;
+  presets: Presets;
+  categories: Categories;
+}

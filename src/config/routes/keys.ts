@@ -1,0 +1,65 @@
+import Joi from 'joi';
+import type { FastifyInstance } from 'fastify';
+import { presentedKeys } from '../../http/credentials.js';
+import { errors } from '../../http/errors.js';
+import { serviceAccount } from '../../http/service-key.js';
+import type { KeyType } from '../accounts.js';
+import { validate } from '../validation.js';
+import type { ConfigDeps } from './deps.js';
+
+const nameSchema = Joi.object({ name: Joi.string().trim().allow('').max(256).default('') });
+
+function keyType(value: unknown, required: boolean): KeyType | undefined {
+  if (value === undefined && !required) return undefined;
+  if (value === 'ingestion' || value === 'service') return value;
+  throw errors.invalidParameter('Parameter "type" must be "ingestion" or "service".');
+}
+
+/**
+ * /v1/config/keys: an organisation's ingestion and service keys. Keys are stored hashed, so the key
+ * itself appears once, in the response that creates it.
+ */
+export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+  const { accounts } = deps;
+  type Query = { type?: string };
+  type Params = { id: string };
+
+  app.get<{ Querystring: Query }>('/v1/config/keys', async (request) => {
+    const account = serviceAccount(accounts, request);
+    return accounts.listKeys(account, keyType(request.query.type, false));
+  });
+
+  app.get<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+    const key = accounts.getKey(serviceAccount(accounts, request), request.params.id);
+    if (!key) throw errors.resourceNotFound();
+    return key;
+  });
+
+  app.post<{ Querystring: Query }>('/v1/config/keys', async (request) => {
+    const account = serviceAccount(accounts, request);
+    const type = keyType(request.query.type ?? (request.body as { type?: string } | undefined)?.type, true)!;
+    const { name } = validate<{ name: string }>(nameSchema, { name: (request.body as { name?: unknown } | undefined)?.name });
+    const created = accounts.createKey(account, type, name);
+    return { ...accounts.getKey(account, created.id), key: created.key };
+  });
+
+  app.put<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+    const account = serviceAccount(accounts, request);
+    const { name } = validate<{ name: string }>(nameSchema, request.body);
+    const renamed = accounts.renameKey(account, request.params.id, name);
+    if (!renamed) throw errors.resourceNotFound();
+    return renamed;
+  });
+
+  app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+    const account = serviceAccount(accounts, request);
+    const key = accounts.getKey(account, request.params.id);
+    if (!key) throw errors.resourceNotFound();
+    const ownKey = presentedKeys(request, { header: 'servicekey', query: 'servicekey' }).map((value) => accounts.keyIdFor(value))[0];
+    if (key.id === ownKey && accounts.listKeys(account, 'service').length === 1) {
+      throw errors.conflict('This is the last service key of the organisation and the one authorising this request; create another first.');
+    }
+    accounts.revokeAccountKey(account, key.id);
+    return { deleted: true };
+  });
+}
