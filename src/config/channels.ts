@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { nestedDeeperThan } from '../lib/json-depth.js';
 import { newId } from './ids.js';
 
 /** Alert channels, as views and preset alerts carry them (spec §2.5, compat reference §5.4–5.5). */
@@ -38,6 +39,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 const MAX_TEMPLATE_BYTES = 64 * 1024;
+const MAX_TEMPLATE_DEPTH = 20;
 
 const channelSchema = Joi.object({
   integration: Joi.string().valid(...INTEGRATIONS).required(),
@@ -86,10 +88,14 @@ const channelSchema = Joi.object({
     is: 'webhook',
     then: Joi.object()
       .unknown(true)
-      .custom((template, helpers) =>
-        Buffer.byteLength(JSON.stringify(template)) > MAX_TEMPLATE_BYTES ? helpers.error('object.size') : template,
-      )
-      .messages({ 'object.size': `{{#label}} must be at most ${MAX_TEMPLATE_BYTES / 1024} KB of JSON` }),
+      .custom((template, helpers) => {
+        if (nestedDeeperThan(template, MAX_TEMPLATE_DEPTH)) return helpers.error('object.depth');
+        return Buffer.byteLength(JSON.stringify(template)) > MAX_TEMPLATE_BYTES ? helpers.error('object.size') : template;
+      })
+      .messages({
+        'object.size': `{{#label}} must be at most ${MAX_TEMPLATE_BYTES / 1024} KB of JSON`,
+        'object.depth': `{{#label}} must be nested at most ${MAX_TEMPLATE_DEPTH} levels deep`,
+      }),
     otherwise: Joi.forbidden(),
   }),
   key: Joi.when('integration', {

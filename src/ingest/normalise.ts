@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { errors } from '../http/errors.js';
+import { nestedDeeperThan } from '../lib/json-depth.js';
 import type { StoredLine } from '../store/log-store.js';
 import { parseJsonLine } from './json-line.js';
 import { detectLevel } from './level.js';
@@ -21,6 +22,9 @@ export interface PendingLine {
   row: StoredLine;
   metaObject: Record<string, unknown> | null;
 }
+
+/** Nesting beyond this in meta or a JSON line is not kept as structure. */
+export const MAX_JSON_DEPTH = 64;
 
 /** Source fields of the legacy agent and agent v2 that are kept, but rarely searched. */
 const EXTRA_KEYS = ['pid', 'prival', 'containerid', 'label', 'annotation'] as const;
@@ -60,6 +64,8 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
       return { text: truncateUtf8(JSON.stringify(raw), LIMITS.metaBytes), object: null };
     }
   }
+  // Deeper than anyone indexes, and deep enough to overflow JSON.stringify: the meta is dropped.
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) return { text: '', object: null };
   const serialised = JSON.stringify(value);
   if (!isObject(value)) return { text: serialised, object: null };
   if (Buffer.byteLength(serialised) > LIMITS.metaBytes) {
@@ -81,7 +87,8 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   if (rawLine === undefined || rawLine === null) throw errors.badRequest();
   const line = truncateUtf8(typeof rawLine === 'object' ? JSON.stringify(rawLine) : text(rawLine), LIMITS.lineBytes);
 
-  const fields = parseJsonLine(line);
+  const parsedFields = parseJsonLine(line);
+  const fields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   const file = text(raw.file ?? raw.f);
   const app = clip(text(raw.app) || (file ? path.basename(file) : ''), LIMITS.app);
   const jsonLevel = fields && typeof fields.level === 'string' ? fields.level : '';
@@ -91,7 +98,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
 
   let extra: Record<string, unknown> | undefined;
   for (const key of EXTRA_KEYS) {
-    if (raw[key] !== undefined && raw[key] !== null) (extra ??= {})[key] = raw[key];
+    if (raw[key] !== undefined && raw[key] !== null && !nestedDeeperThan(raw[key], MAX_JSON_DEPTH)) (extra ??= {})[key] = raw[key];
   }
 
   return {

@@ -358,6 +358,20 @@ describe('line normalisation', () => {
   });
 });
 
+describe('hostile nesting', () => {
+  test('meta or a JSON line nested thousands deep keeps its line, never a 500', async () => {
+    const word = marker();
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const body = `{"lines":[{"line":"deep meta ${word}","meta":${deep}},{"line":${JSON.stringify(`deep json ${word} ${deep}`)}}]}`;
+    const reply = await ingest('hostname=h', body, { apikey: key });
+    assert.equal(reply.status, 200, reply.text);
+    const lines = await exported(word);
+    assert.equal(lines.length, 2);
+    assert.equal(lines[0].meta, undefined, 'meta too deep to keep as structure is dropped');
+    assert.equal(lines[1]._logtype, 'text', 'a JSON line too deep is kept as text');
+  });
+});
+
 describe('CORS', () => {
   test('answers the browser preflight and labels the POST', async () => {
     const preflight = await request(`${server.url}/logs/ingest?hostname=b&now=1&tags=LogDNA-Browser`, {
