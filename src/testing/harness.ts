@@ -10,6 +10,8 @@ export interface TestServer {
   url: string;
   dataDir: string;
   running: RunningLogstead;
+  /** Stops the server cleanly and starts it again on the same data directory. */
+  restart(): Promise<void>;
   /** The organisation created on first start. */
   org: NewAccount;
   /** Creates another organisation through the real config store. */
@@ -22,7 +24,7 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
   const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...env });
-  const running = await startLogstead(settings);
+  let running = await startLogstead(settings);
   if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
   const withAccounts = <T>(work: (accounts: Accounts) => T): T => {
     const db = openConfigDb(dataDir);
@@ -32,10 +34,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       db.close();
     }
   };
-  return {
+  const server: TestServer = {
     url: running.url,
     dataDir,
     running,
+    async restart() {
+      await running.close();
+      running = await startLogstead(settings);
+      server.running = running;
+      server.url = running.url;
+    },
     org: running.firstStart,
     withAccounts,
     createOrg: (name) => withAccounts((accounts) => accounts.createAccount(name)),
@@ -44,6 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 export interface Reply {
