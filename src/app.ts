@@ -33,10 +33,10 @@ export interface RunningLogstead {
 
 /** The composition root: opens the stores, wires ingest, batcher and export, and listens. */
 export async function startLogstead(settings: Settings): Promise<RunningLogstead> {
-  fs.mkdirSync(settings.dataDir, { recursive: true });
+  // Lines, keys and configuration are nobody else's business on a shared machine.
+  fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const configDb = openConfigDb(settings.dataDir);
   const accounts = new Accounts(configDb);
-  const firstStart = createDefaultOrganisation(accounts, settings.dataDir, settings.publicUrl);
 
   const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
   const store = await LogStore.open(executor);
@@ -67,20 +67,32 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
     categories: new Categories(configDb),
   });
 
-  await app.listen({ port: settings.port, host: settings.host });
+  try {
+    await app.listen({ port: settings.port, host: settings.host });
+  } catch (error) {
+    await executor.close();
+    configDb.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const host = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const url = `http://${host}:${port}`;
+  // Only once the server really listens, so the keys are printed with the address that works.
+  const firstStart = createDefaultOrganisation(accounts, settings.dataDir, settings.publicUrl ?? url);
 
   return {
     app,
-    url: `http://${host}:${port}`,
+    url,
     store,
     firstStart,
     async close() {
       if (closing) return;
       closing = true;
+      // A client that never finishes (a stalled export reader) must not hold the shutdown forever.
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);
       await app.close(); // waits for in-flight requests, which wait for their writes
+      clearTimeout(cutOff);
       await batcher.drained();
       await executor.close();
       configDb.close();

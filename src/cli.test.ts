@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type TestServer, request, startTestServer } from './testing/harness.js';
@@ -60,6 +61,26 @@ test('key create adds a working key, key revoke stops it', async () => {
   assert.equal(exported.status, 200);
   assert.equal(cli('key', 'revoke', service.key).code, 0, 'a key can be revoked by its value too');
   assert.equal((await request(`${server.url}/v2/export?from=0&to=1`, { headers: { servicekey: service.key } })).status, 401);
+});
+
+test('key list shows ids, names and types, never the keys', () => {
+  const created = JSON.parse(cli('org', 'create', 'listing').stdout);
+  const result = cli('key', 'list', '--account', created.account);
+  assert.equal(result.code, 0, result.stderr);
+  const keys = JSON.parse(result.stdout);
+  assert.deepEqual(keys.map((key: { type: string }) => key.type).sort(), ['ingestion', 'service']);
+  assert.ok(!result.stdout.includes(created.ingestionKey));
+  assert.ok(keys.every((key: { id: string }) => /^[0-9a-f]{10}$/.test(key.id)));
+});
+
+test('commands run against a missing data directory say so instead of creating one', () => {
+  const result = spawnSync(process.execPath, [BIN, 'key', 'list', '--account', 'x'], {
+    env: { ...process.env, LOGSTEAD_DATA_DIR: `${server.dataDir}-missing` },
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /No Logstead data directory at .*-missing/);
+  assert.equal(fs.existsSync(`${server.dataDir}-missing`), false);
 });
 
 test('org deactivate refuses every key of the organisation until it is activated again', async () => {

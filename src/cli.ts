@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType } from './config/accounts.js';
-import { describeFirstStart } from './config/bootstrap.js';
+import { CREDENTIALS_FILE, describeFirstStart } from './config/bootstrap.js';
 import { openConfigDb } from './config/database.js';
 import { loadSettings } from './settings.js';
 
@@ -14,14 +16,27 @@ const USAGE = `Usage: logstead <command>
   org activate <account>                      accept its keys again
   key create --account <id> --type ingestion|service [--name <name>]
                                               create a key; prints it once as JSON
+  key list --account <id>                     list an organisation's keys (ids, never the keys)
   key revoke <key-id or key>                  revoke a key
 
 Settings come from LOGSTEAD_* environment variables (see the README).`;
 
 class UsageError extends Error {}
 
-function withAccounts<T>(work: (accounts: Accounts) => T): T {
-  const db = openConfigDb(loadSettings().dataDir);
+/**
+ * Opens the configuration of the data directory. Only `org create` may start a new one (to set up
+ * organisations before the first start); anything else there is a mistaken directory.
+ */
+function withAccounts<T>(work: (accounts: Accounts) => T, mayCreate = false): T {
+  const { dataDir } = loadSettings();
+  if (!fs.existsSync(path.join(dataDir, 'config.sqlite'))) {
+    if (!mayCreate) {
+      throw new UsageError(`No Logstead data directory at ${dataDir}. Run this where you run \`npm start\`, or set LOGSTEAD_DATA_DIR.`);
+    }
+    console.error(`Starting a new data directory at ${dataDir}`);
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  }
+  const db = openConfigDb(dataDir);
   try {
     return work(new Accounts(db));
   } finally {
@@ -35,10 +50,16 @@ async function serve(): Promise<void> {
   const settings = loadSettings();
   const running = await startLogstead(settings);
   if (running.firstStart) console.log(describeFirstStart(running.firstStart, settings.dataDir));
+  else if (fs.existsSync(path.join(settings.dataDir, CREDENTIALS_FILE))) {
+    console.log(`The default organisation's keys are in ${path.join(settings.dataDir, CREDENTIALS_FILE)}`);
+  }
   console.log(`Logstead is listening on ${running.url} (data in ${settings.dataDir})`);
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.error(`${signal} again: exiting now, without waiting for open requests`);
+      process.exit(1);
+    }
     stopping = true;
     console.log(`${signal}: finishing acknowledged writes, then exiting`);
     running.close().then(
@@ -58,7 +79,7 @@ function orgCommand(args: string[]): void {
   if (action === 'create') {
     const name = args.slice(1).join(' ');
     if (!name) throw new UsageError('Usage: logstead org create <name>');
-    print(withAccounts((accounts) => accounts.createAccount(name)));
+    print(withAccounts((accounts) => accounts.createAccount(name), true));
   } else if (action === 'list') {
     print(withAccounts((accounts) => accounts.list()));
   } else if (action === 'deactivate' || action === 'activate') {
@@ -82,6 +103,10 @@ function keyCommand(args: string[]): void {
       throw new UsageError('Usage: logstead key create --account <id> --type ingestion|service [--name <name>]');
     }
     print(withAccounts((accounts) => accounts.createKey(values.account!, values.type as KeyType, values.name ?? '')));
+  } else if (action === 'list') {
+    const { values } = parseArgs({ args: rest, options: { account: { type: 'string' } } });
+    if (!values.account) throw new UsageError('Usage: logstead key list --account <id>');
+    print(withAccounts((accounts) => accounts.listKeys(values.account!)));
   } else if (action === 'revoke') {
     const [idOrKey] = rest;
     if (!idOrKey) throw new UsageError('Usage: logstead key revoke <key-id or key>');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -18,9 +19,10 @@ interface Process {
 }
 
 /** Starts `logstead serve` as a real process and waits until /healthz answers. */
-async function serve(dataDir: string): Promise<Process> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' },
+async function serve(dataDir: string, env: Record<string, string> = {}, command = [process.execPath, BIN, 'serve']): Promise<Process> {
+  const child = spawn(command[0], command.slice(1), {
+    cwd: path.dirname(path.dirname(BIN)),
+    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -149,6 +151,8 @@ test('the first start saves the keys in a file only its owner can read', async (
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   const credentials = JSON.parse(fs.readFileSync(file, 'utf8'));
   for (const field of ['account', 'ingestionKey', 'serviceKey', 'ingestUrl', 'apiUrl']) assert.ok(credentials[field], field);
+  assert.equal(credentials.ingestUrl, `${started.url}/logs/ingest`, 'the address it really listens on, not port 0');
+  assert.equal(fs.statSync(dataDir).mode & 0o077, 0, 'the data directory is private too');
   assert.match(started.output(), new RegExp(credentials.ingestionKey));
   assert.match(started.output(), /\/logs\/ingest/);
   // The keys work, and the database holds them only hashed.
@@ -169,4 +173,42 @@ test('the first start saves the keys in a file only its owner can read', async (
     assert.equal(database.includes(credentials.ingestionKey), false, name);
     assert.equal(database.includes(credentials.serviceKey), false, name);
   }
+});
+
+test('a start that fails creates no organisation, and says why', async () => {
+  const dataDir = path.join(freshDataDir(), 'nested');
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'verbose' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  assert.deepEqual(await exited(child), { code: 1, signal: null });
+  assert.match(output, /LOGSTEAD_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/);
+  assert.equal(fs.existsSync(path.join(dataDir, 'initial-credentials.json')), false);
+});
+
+test('shutdown does not wait forever for a client that never finishes its request', async () => {
+  const dataDir = freshDataDir();
+  const started = await serve(dataDir, { LOGSTEAD_SHUTDOWN_GRACE_MS: '500' });
+  const { port } = new URL(started.url);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.on('error', () => {});
+  socket.write('POST /logs/ingest?hostname=h HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"lines":[');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const begin = Date.now();
+  started.child.kill('SIGTERM');
+  assert.deepEqual(await exited(started.child), { code: 0, signal: null }, started.output());
+  assert.ok(Date.now() - begin < 5000, `took ${Date.now() - begin} ms`);
+  socket.destroy();
+});
+
+test('npm start passes SIGTERM on to the server, which exits cleanly', async () => {
+  const dataDir = freshDataDir();
+  const started = await serve(dataDir, {}, ['npm', 'start', '--silent']);
+  started.child.kill('SIGTERM');
+  await exited(started.child);
+  // Had the signal stopped at npm's shell, the server would still be answering here.
+  await assert.rejects(fetch(`${started.url}/healthz`), 'nothing listens any more');
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../http/errors.js';
+import { MAX_TIME_MS } from '../search/filter-params.js';
 import type { LinePosition } from '../store/log-store.js';
 
 /**
@@ -26,7 +27,13 @@ export function decodeCursor(token: string, params: string): LinePosition {
   } catch {
     throw errors.invalidParameter('Parameter "pagination_id" is not a token this server issued.');
   }
-  if (typeof decoded?.t !== 'number' || typeof decoded.i !== 'string' || !/^\d+$/.test(decoded.i)) {
+  const valid =
+    Number.isSafeInteger(decoded?.t) &&
+    (decoded.t as number) >= 0 &&
+    (decoded.t as number) <= MAX_TIME_MS &&
+    typeof decoded.i === 'string' &&
+    /^\d{1,19}$/.test(decoded.i);
+  if (!valid) {
     throw errors.invalidParameter('Parameter "pagination_id" is not a token this server issued.');
   }
   if (decoded.p !== params) {
@@ -34,5 +41,5 @@ export function decodeCursor(token: string, params: string): LinePosition {
       'Parameter "pagination_id" belongs to a request with other parameters; repeat the same from, to, size, prefer and filters.',
     );
   }
-  return { ts: decoded.t, id: decoded.i };
+  return { ts: decoded.t as number, id: decoded.i as string };
 }

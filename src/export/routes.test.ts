@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { NewAccount } from '../config/accounts.js';
+import { fingerprint } from './cursor.js';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/harness.js';
 
 let server: TestServer;
@@ -25,6 +26,8 @@ function exportV1(params: string, key = org.serviceKey) {
 function exportV2(params: string, key = org.serviceKey) {
   return request(`${server.url}/v2/export?${params}`, { headers: { servicekey: key } });
 }
+
+const fingerprintOf = (params: string) => fingerprint(Object.fromEntries(new URLSearchParams(params)));
 
 const range = `from=${BASE - 1000}&to=${BASE + HISTORY * 1000}`;
 
@@ -156,6 +159,8 @@ describe('/v1/export', () => {
     ['a size of zero', `${range}&size=0`, /size/],
     ['a size that is not a number', `${range}&size=many`, /size/],
     ['an unknown prefer', `${range}&prefer=middle`, /prefer/],
+    ['a to beyond year 9999', `from=0&to=99999999999999999999`, /out of range/],
+    ['a from beyond 2^53', `from=10000000000000000&to=10000000000000001`, /out of range/],
     ['email, until e-mail delivery lands', `${range}&email=ops@example.com`, /e-mail/],
   ];
   for (const [name, params, message] of badParams) {
@@ -206,6 +211,14 @@ describe('/v2/export', () => {
     assert.match(changed.json.error, /pagination_id/);
     const forged = await exportV2(`${range}&size=10&apps=even&pagination_id=not-a-token`);
     assert.equal(forged.status, 400);
+    const params = fingerprintOf(`${range}&size=10&apps=even`);
+    for (const t of [1e300, 2 ** 53, 1.5, -1]) {
+      const hostile = Buffer.from(JSON.stringify({ p: params, t, i: '1' })).toString('base64url');
+      assert.equal((await exportV2(`${range}&size=10&apps=even&pagination_id=${hostile}`)).status, 400, String(t));
+    }
+    const twice = await exportV2(`${range}&size=10&apps=even&pagination_id=${token}&pagination_id=${token}`);
+    assert.equal(twice.status, 400);
+    assert.match(twice.json.error, /more than once/);
   });
 });
 

@@ -5,6 +5,7 @@ import { errors } from '../http/errors.js';
 import { serviceAccount } from '../http/service-key.js';
 import type { LogStore, StoredLine } from '../store/log-store.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import { oneParam } from '../search/filter-params.js';
 import { parseExportRequest } from './params.js';
 import { exportRecord } from './record.js';
 
@@ -40,8 +41,8 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
     const { filter, size, prefer } = parseExportRequest(query);
     const params = fingerprint(query);
-    const token = query.pagination_id;
-    const after = typeof token === 'string' && token !== '' ? decodeCursor(token, params) : undefined;
+    const token = oneParam(query, 'pagination_id');
+    const after = token ? decodeCursor(token, params) : undefined;
 
     // One line more than a page tells whether another page follows.
     const rows: StoredLine[] = [];

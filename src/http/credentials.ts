@@ -11,6 +11,19 @@ function first(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
+/**
+ * Every key in a header or query value. A parameter may be repeated, and Node joins a repeated
+ * header with ", "; keys never contain commas, so each part is a key.
+ */
+function all(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(all);
+  if (typeof value !== 'string') return [];
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
 /** The key inside an Authorization header: Basic (user, or password when one is given), Token or Bearer. */
 function keyFromAuthorization(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -37,8 +50,8 @@ export function presentedKeys(request: FastifyRequest, where: KeyLocations, extr
   const query = (request.query ?? {}) as Record<string, unknown>;
   const found = [
     keyFromAuthorization(first(request.headers.authorization)),
-    first(request.headers[where.header]),
-    first(query[where.query]),
+    ...all(request.headers[where.header]),
+    ...all(query[where.query]),
     ...extra.map(first),
   ];
   return [...new Set(found.filter((key): key is string => key !== undefined))];

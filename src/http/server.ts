@@ -22,7 +22,8 @@ export function createHttpServer(logLevel: string): FastifyInstance {
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request.url.startsWith('/logs/'));
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.statusCode === 500) request.log.error({ err: error }, 'request failed');
+    else if (apiError.statusCode === 503) request.log.warn(apiError.body.error);
     reply.code(apiError.statusCode).send(apiError.body);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -67,6 +67,22 @@ export class GroupCommitBatcher {
     return this.queue.splice(0, count);
   }
 
+  /**
+   * After a shared write fails, each request is tried on its own, so one request the store
+   * refuses cannot fail the others. A refused insert writes nothing (a batch is one block), so
+   * nothing is written twice.
+   */
+  private async writeEachAlone(batch: Waiting[]): Promise<void> {
+    for (const item of batch) {
+      try {
+        await this.write(Buffer.from(item.payload, 'utf8'), item.lines);
+        item.resolve();
+      } catch (error) {
+        item.reject(error);
+      }
+    }
+  }
+
   private async writeLoop(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.takeBatch();
@@ -75,7 +91,8 @@ export class GroupCommitBatcher {
         await this.write(Buffer.from(batch.map((item) => item.payload).join(''), 'utf8'), lines);
         for (const item of batch) item.resolve();
       } catch (error) {
-        for (const item of batch) item.reject(error);
+        if (batch.length === 1) batch[0].reject(error);
+        else await this.writeEachAlone(batch);
       } finally {
         this.queuedLines -= lines;
       }

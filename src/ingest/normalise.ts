@@ -29,14 +29,21 @@ export const MAX_JSON_DEPTH = 64;
 /** Source fields of the legacy agent and agent v2 that are kept, but rarely searched. */
 const EXTRA_KEYS = ['pid', 'prival', 'containerid', 'label', 'annotation'] as const;
 
+/**
+ * A client value as text. Lone surrogates (invalid UTF-16, possible in JSON's \u escapes) become
+ * U+FFFD: the store cannot hold them, and one would fail every request sharing its insert.
+ */
 function text(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return value.toWellFormed();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return '';
 }
 
+/** Cuts to at most `max` UTF-16 units without splitting a surrogate pair. */
 function clip(value: string, max: number): string {
-  return value.length > max ? value.slice(0, max) : value;
+  if (value.length <= max) return value;
+  const code = value.charCodeAt(max - 1);
+  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 /** Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. */
@@ -56,13 +63,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** `meta` may be an object or a JSON string of one (the Node and Python SDKs' default). */
 function readMeta(raw: unknown): { text: string; object: Record<string, unknown> | null } {
   if (raw === undefined || raw === null || raw === '') return { text: '', object: null };
-  let value = raw;
+  let value: unknown = raw;
   if (typeof raw === 'string') {
+    // Only a string holding a JSON object is meta in disguise; "42" or "true" stay strings.
     try {
       value = JSON.parse(raw);
     } catch {
-      return { text: truncateUtf8(JSON.stringify(raw), LIMITS.metaBytes), object: null };
+      value = undefined;
     }
+    if (!isObject(value)) return { text: truncateUtf8(JSON.stringify(text(raw)), LIMITS.metaBytes), object: null };
   }
   // Deeper than anyone indexes, and deep enough to overflow JSON.stringify: the meta is dropped.
   if (nestedDeeperThan(value, MAX_JSON_DEPTH)) return { text: '', object: null };
@@ -85,7 +94,8 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   if (!isObject(raw)) throw errors.badRequest();
   const rawLine = raw.line ?? raw.l;
   if (rawLine === undefined || rawLine === null) throw errors.badRequest();
-  const line = truncateUtf8(typeof rawLine === 'object' ? JSON.stringify(rawLine) : text(rawLine), LIMITS.lineBytes);
+  if (typeof rawLine === 'object' && nestedDeeperThan(rawLine, MAX_JSON_DEPTH)) throw errors.badRequest();
+  const line = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
 
   const parsedFields = parseJsonLine(line);
   const fields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;

@@ -28,7 +28,7 @@ const MAC = /^([0-9A-Fa-f]{2}[:-]){5}([0-9A-Fa-f]{2})$/;
 function values(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap(values);
-  if (typeof value === 'string' || typeof value === 'number') return [String(value)];
+  if (typeof value === 'string' || typeof value === 'number') return [String(value).toWellFormed()];
   throw errors.badRequest();
 }
 

@@ -28,7 +28,7 @@ function ingest(query: string, body: unknown, headers: Record<string, string> = 
   return request(`${server.url}/logs/ingest?${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json; charset=UTF-8', ...headers },
-    body: typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body),
+    body: typeof body === 'string' || body instanceof Uint8Array ? (body as unknown as string) : JSON.stringify(body),
   });
 }
 
@@ -315,12 +315,21 @@ describe('line normalisation', () => {
     const word = marker();
     await ingest(
       'hostname=h',
-      { lines: [{ line: `object ${word}`, meta: { user: { id: 7 } } }, { line: `string ${word}`, meta: '{"user":{"id":8}}' }] },
+      {
+        lines: [
+          { line: `object ${word}`, meta: { user: { id: 7 } } },
+          { line: `string ${word}`, meta: '{"user":{"id":8}}' },
+          { line: `scalar ${word}`, meta: '42' },
+          { line: `text ${word}`, meta: 'not json' },
+        ],
+      },
       { apikey: key },
     );
     const lines = await exported(word);
     assert.deepEqual(lines[0].meta, { user: { id: 7 } });
     assert.deepEqual(lines[1].meta, { user: { id: 8 } });
+    assert.equal(lines[2].meta, '42', 'a string that is not an object stays a string');
+    assert.equal(lines[3].meta, 'not json');
   });
 
   test('the first type seen at a meta path wins; a later line of another type keeps its line but not its meta fields', async () => {
@@ -369,6 +378,30 @@ describe('hostile nesting', () => {
     assert.equal(lines.length, 2);
     assert.equal(lines[0].meta, undefined, 'meta too deep to keep as structure is dropped');
     assert.equal(lines[1]._logtype, 'text', 'a JSON line too deep is kept as text');
+  });
+});
+
+describe('invalid UTF-16', () => {
+  test('lone surrogates are replaced, never refused, and never fail other requests', async () => {
+    const word = marker();
+    const bad = `{"lines":[{"line":"lone \\ud83d ${word}","app":"\\ud800app"}]}`;
+    const good = (i: number) => ingest('hostname=h', { lines: [{ line: `neighbour ${i} ${word}` }] }, { apikey: key });
+    const replies = await Promise.all([ingest('hostname=h&tags=%ED%A0%80', bad, { apikey: key }), good(1), good(2), good(3)]);
+    assert.deepEqual(replies.map((reply) => reply.status), [200, 200, 200, 200]);
+    const lines = await exported(word);
+    assert.equal(lines.length, 4);
+    const lone = lines.find((line) => line._line.startsWith('lone'));
+    assert.equal(lone._line, `lone \ufffd ${word}`);
+    assert.equal(lone._app, '\ufffdapp');
+  });
+
+  test('cutting a field to its limit never splits a character', async () => {
+    const word = marker();
+    const reply = await ingest('hostname=h', { lines: [{ line: word, app: `${'a'.repeat(511)}🚀`, level: `${'l'.repeat(79)}🚀` }] }, { apikey: key });
+    assert.equal(reply.status, 200, reply.text);
+    const [line] = await exported(word);
+    assert.equal(line._app, 'a'.repeat(511));
+    assert.equal(line.level, 'L'.repeat(79));
   });
 });
 

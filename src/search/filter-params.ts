@@ -29,8 +29,13 @@ function timeParam(query: QueryParams, name: string): number {
     throw errors.invalidParameter(`Parameter "${name}" must be a Unix time in seconds or milliseconds, got "${value}".`);
   }
   const n = Number(value);
-  return n < 1e11 ? n * 1000 : n;
+  const ms = n < 1e11 ? n * 1000 : n;
+  if (ms > MAX_TIME_MS) throw errors.invalidParameter(`Parameter "${name}" is out of range: the latest time is the end of year 9999.`);
+  return ms;
 }
+
+/** The end of year 9999 in Unix ms: later times are typos, and would not survive the engine's 64-bit binding. */
+export const MAX_TIME_MS = 253_402_300_799_999;
 
 /**
  * The line selection every read endpoint shares: from and to (required), hosts, apps, levels and
