@@ -60,6 +60,55 @@ const migrations: string[] = [
      modified_at  TEXT NOT NULL
    );
    CREATE INDEX views_by_account ON views(account);`,
+  `CREATE TABLE alert_windows (
+     viewid          TEXT NOT NULL,
+     alertid         TEXT NOT NULL,
+     account         TEXT NOT NULL,
+     window_start    INTEGER NOT NULL,
+     count           INTEGER NOT NULL,
+     fired_immediate INTEGER NOT NULL DEFAULT 0,
+     samples         TEXT NOT NULL DEFAULT '[]',
+     PRIMARY KEY (viewid, alertid)
+   ) WITHOUT ROWID;
+   CREATE TABLE view_activity (
+     viewid       TEXT PRIMARY KEY,
+     account      TEXT NOT NULL,
+     last_line_at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE TABLE alert_fires (
+     id           INTEGER PRIMARY KEY,
+     account      TEXT NOT NULL,
+     viewid       TEXT NOT NULL,
+     alertid      TEXT NOT NULL,
+     window_start INTEGER NOT NULL,
+     kind         TEXT NOT NULL,
+     matches      INTEGER NOT NULL,
+     fired_at     INTEGER NOT NULL,
+     UNIQUE (viewid, alertid, window_start)
+   );
+   CREATE TABLE deliveries (
+     id              INTEGER PRIMARY KEY,
+     account         TEXT NOT NULL,
+     fire_id         INTEGER REFERENCES alert_fires(id),
+     integration     TEXT NOT NULL,
+     target          TEXT NOT NULL,
+     message         TEXT NOT NULL,
+     status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts        INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     created_at      INTEGER NOT NULL,
+     updated_at      INTEGER NOT NULL
+   );
+   CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
+   CREATE INDEX deliveries_by_account ON deliveries(account, id);
+   CREATE TABLE delivery_attempts (
+     id          INTEGER PRIMARY KEY,
+     delivery_id INTEGER NOT NULL REFERENCES deliveries(id),
+     at          INTEGER NOT NULL,
+     outcome     TEXT NOT NULL,
+     detail      TEXT NOT NULL
+   );
+   CREATE INDEX attempts_by_delivery ON delivery_attempts(delivery_id);`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -31,7 +31,11 @@ const fromRow = (row: PresetRow): Preset => ({
 
 /** Preset alerts: named sets of channels that views attach by presetid. */
 export class Presets {
-  constructor(private readonly db: ConfigDb) {}
+  /** `changed` hears of every write, so alerting can follow configuration at once. */
+  constructor(
+    private readonly db: ConfigDb,
+    private readonly changed: (account: string) => void = () => {},
+  ) {}
 
   list(account: string): Preset[] {
     return this.db.prepare<[string], PresetRow>(`SELECT * FROM presets WHERE account = ? ORDER BY created_at, presetid`).all(account).map(fromRow);
@@ -48,6 +52,7 @@ export class Presets {
     this.db
       .prepare(`INSERT INTO presets (presetid, account, name, channels, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?)`)
       .run(presetid, account, name, JSON.stringify(channels), now, now);
+    this.changed(account);
     return { presetid, account, name, channels, _created: now, _modified: now };
   }
 
@@ -56,11 +61,15 @@ export class Presets {
     const changed = this.db
       .prepare(`UPDATE presets SET name = ?, channels = ?, modified_at = ? WHERE account = ? AND presetid = ?`)
       .run(name, JSON.stringify(channels), new Date().toISOString(), account, presetid);
-    return changed.changes ? this.get(account, presetid) : undefined;
+    if (!changed.changes) return undefined;
+    this.changed(account);
+    return this.get(account, presetid);
   }
 
   /** Deletes a preset; views that used it lose the attachment (ON DELETE SET NULL). */
   delete(account: string, presetid: string): boolean {
-    return this.db.prepare(`DELETE FROM presets WHERE account = ? AND presetid = ?`).run(account, presetid).changes > 0;
+    const deleted = this.db.prepare(`DELETE FROM presets WHERE account = ? AND presetid = ?`).run(account, presetid).changes > 0;
+    if (deleted) this.changed(account);
+    return deleted;
   }
 }

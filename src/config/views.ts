@@ -59,7 +59,16 @@ const fromRow = (row: ViewRow): View => ({
 
 /** Views, stored whole: a PUT replaces everything, including the view's own alert channels. */
 export class Views {
-  constructor(private readonly db: ConfigDb) {}
+  /** `changed` hears of every write, so alerting can follow configuration at once. */
+  constructor(
+    private readonly db: ConfigDb,
+    private readonly changed: (account: string) => void = () => {},
+  ) {}
+
+  /** Accounts that have at least one view. */
+  accounts(): string[] {
+    return this.db.prepare<[], { account: string }>(`SELECT DISTINCT account FROM views`).all().map((row) => row.account);
+  }
 
   list(account: string): View[] {
     return this.db.prepare<[string], ViewRow>(`SELECT * FROM views WHERE account = ? ORDER BY created_at, viewid`).all(account).map(fromRow);
@@ -79,6 +88,7 @@ export class Views {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(viewid, account, input.name, JSON.stringify(input.filters), JSON.stringify(input.categoryIds), input.presetid, JSON.stringify(input.channels), now, now);
+    this.changed(account);
     return this.get(account, viewid)!;
   }
 
@@ -89,11 +99,15 @@ export class Views {
           WHERE account = ? AND viewid = ?`,
       )
       .run(input.name, JSON.stringify(input.filters), JSON.stringify(input.categoryIds), input.presetid, JSON.stringify(input.channels), new Date().toISOString(), account, viewid);
-    return changed.changes ? this.get(account, viewid) : undefined;
+    if (!changed.changes) return undefined;
+    this.changed(account);
+    return this.get(account, viewid);
   }
 
   /** Deletes a view together with its view-specific alerts, which are stored with it. */
   delete(account: string, viewid: string): boolean {
-    return this.db.prepare(`DELETE FROM views WHERE account = ? AND viewid = ?`).run(account, viewid).changes > 0;
+    const deleted = this.db.prepare(`DELETE FROM views WHERE account = ? AND viewid = ?`).run(account, viewid).changes > 0;
+    if (deleted) this.changed(account);
+    return deleted;
   }
 }

@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { Accounts } from '../config/accounts.js';
+import { withAlertIds, type Channel } from '../config/channels.js';
+import { type ConfigDb, openConfigDb } from '../config/database.js';
+import { Presets } from '../config/presets.js';
+import { Views } from '../config/views.js';
+import type { StoredLine } from '../store/log-store.js';
+import { type AlertEvent, AlertEvaluator } from './evaluator.js';
+import { AlertRules } from './rules.js';
+
+/** Window logic with an injected clock: no test sleeps through a real interval. */
+let dir: string;
+let db: ConfigDb;
+let account: string;
+let views: Views;
+let presets: Presets;
+let rules: AlertRules;
+let clock: number;
+let fired: AlertEvent[];
+
+const MINUTE = 60_000;
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0); // on a window boundary for every interval
+
+function evaluator() {
+  return new AlertEvaluator(db, rules, (event) => fired.push(event), () => clock);
+}
+
+function line(text: string, app = 'api'): StoredLine {
+  return { account, ts: clock, id: String(clock), batch_id: 'b', host: 'web-1', app, level: 'ERROR', env: '', file: '', ip: '', mac: '', tags: [], line: text, logtype: 'text', fields: '', meta: '', meta_indexed: false, extra: '', size: text.length };
+}
+
+function view(channels: Array<Partial<Channel>>, filters = { query: 'timeout' }) {
+  const full = channels.map((channel) => ({ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 3, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false, ...channel })) as Channel[];
+  return views.create(account, { name: 'v', filters, categoryIds: [], presetid: null, channels: withAlertIds(full) });
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-alerts-'));
+  db = openConfigDb(dir);
+  account = new Accounts(db).createAccount('a').account;
+  rules = undefined as unknown as AlertRules;
+  views = new Views(db, (changed) => rules?.invalidate(changed));
+  presets = new Presets(db, (changed) => rules?.invalidate(changed));
+  rules = new AlertRules(views, presets);
+  clock = T0;
+  fired = [];
+});
+afterEach(() => {
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('presence + immediate fires once per window, as soon as the count reaches the limit', () => {
+  view([{ triggerlimit: 3 }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout 1'), line('timeout 2'), line('no match')]);
+  assert.equal(fired.length, 0);
+  clock += 1000;
+  alerts.observe(account, [line('timeout 3')]);
+  assert.equal(fired.length, 1);
+  assert.equal(fired[0].kind, 'immediate');
+  assert.equal(fired[0].matches, 3);
+  assert.deepEqual(fired[0].samples.map((sample) => sample._line), ['timeout 1', 'timeout 2', 'timeout 3']);
+  alerts.observe(account, [line('timeout 4'), line('timeout 5'), line('timeout 6')]);
+  assert.equal(fired.length, 1, 'not twice in one window');
+  clock = T0 + MINUTE + 5;
+  alerts.observe(account, [line('timeout a'), line('timeout b'), line('timeout c')]);
+  assert.equal(fired.length, 2, 'again in the next window');
+  assert.equal(fired[1].windowStart, T0 + MINUTE);
+});
+
+test('presence + terminal fires at the end of the window if the count reached the limit', () => {
+  view([{ triggerlimit: 2, immediate: false, terminal: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout'), line('timeout'), line('timeout')]);
+  alerts.tick();
+  assert.equal(fired.length, 0, 'not before the window ends');
+  clock = T0 + MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 1);
+  assert.deepEqual([fired[0].kind, fired[0].matches, fired[0].windowStart, fired[0].windowEnd], ['terminal', 3, T0, T0 + MINUTE]);
+  alerts.tick();
+  clock += MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 1, 'an empty window does not fire');
+});
+
+test('presence with both: terminal does not fire again after immediate in the same window', () => {
+  view([{ triggerlimit: 2, immediate: true, terminal: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout'), line('timeout')]);
+  clock = T0 + MINUTE;
+  alerts.tick();
+  assert.deepEqual(fired.map((event) => event.kind), ['immediate']);
+});
+
+test('presence below the limit does not fire', () => {
+  view([{ triggerlimit: 5, immediate: true, terminal: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout'), line('timeout')]);
+  clock = T0 + MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 0);
+});
+
+test('absence fires at the end of a window under the limit, only while the view is active', () => {
+  view([{ operator: 'absence', triggerlimit: 5, immediate: false, terminal: true }]);
+  const alerts = evaluator();
+  clock = T0 + MINUTE + 10;
+  alerts.tick();
+  clock = T0 + 3 * MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 0, 'a view that never had lines is idle: no absence alert');
+
+  clock = T0 + 3 * MINUTE + 1000;
+  alerts.observe(account, [line('timeout')]);
+  clock = T0 + 4 * MINUTE;
+  alerts.tick();
+  assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['absence', 1]]);
+  clock = T0 + 5 * MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 2, 'still active: an empty window fires too');
+
+  const windowsFired = fired.length;
+  clock = T0 + 3 * MINUTE + 25 * 3_600_000; // more than a day after the last line
+  alerts.tick();
+  clock += MINUTE;
+  alerts.tick();
+  assert.ok(fired.length <= windowsFired + 1, 'at most the window that was open when the view went idle');
+  const afterIdle = fired.length;
+  clock += MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, afterIdle, 'an idle view stops firing');
+});
+
+test('absence enough lines does not fire', () => {
+  view([{ operator: 'absence', triggerlimit: 2, immediate: false, terminal: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout'), line('timeout')]);
+  clock = T0 + MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 0);
+});
+
+test('window state survives a restart: no lost window and no double fire', () => {
+  view([{ triggerlimit: 3, immediate: true, terminal: false }, { triggerlimit: 3, immediate: false, terminal: true }]);
+  let alerts = evaluator();
+  alerts.observe(account, [line('timeout'), line('timeout')]);
+  alerts = evaluator(); // a crash and a restart: only what was persisted remains
+  alerts.observe(account, [line('timeout')]);
+  assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['immediate', 3]], 'the count carried over');
+  alerts = evaluator();
+  alerts.observe(account, [line('timeout')]);
+  assert.equal(fired.length, 1, 'immediate does not fire again in the same window');
+  clock = T0 + 10 * MINUTE; // the server was down when the window ended
+  alerts = evaluator();
+  alerts.tick();
+  assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['immediate', 3], ['terminal', 4]]);
+  alerts = evaluator();
+  alerts.tick();
+  assert.equal(fired.length, 2, 'the closed window is not closed twice');
+});
+
+test('a fire already recorded is not handed out again', () => {
+  view([{ triggerlimit: 1, immediate: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout')]);
+  // Lose the in-memory and stored "fired" flag, as if the state write had been rolled back.
+  db.prepare(`UPDATE alert_windows SET fired_immediate = 0`).run();
+  evaluator().observe(account, [line('timeout')]);
+  assert.equal(fired.length, 1);
+  assert.equal((db.prepare(`SELECT count(*) AS n FROM alert_fires`).get() as { n: number }).n, 1);
+});
+
+test('a changed view changes its alerts at once; a deleted one stops them', () => {
+  const created = view([{ triggerlimit: 2 }]);
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout')]);
+  views.replace(account, created.viewid, { name: 'v', filters: { query: 'disk' }, categoryIds: [], presetid: null, channels: withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 1, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]) });
+  alerts.observe(account, [line('timeout')]);
+  assert.equal(fired.length, 0, 'the old query no longer counts');
+  alerts.observe(account, [line('disk full')]);
+  assert.equal(fired.length, 1);
+  alerts.tick();
+  assert.equal((db.prepare(`SELECT count(*) AS n FROM alert_windows`).get() as { n: number }).n, 1, 'the old channel state is forgotten');
+  views.delete(account, created.viewid);
+  clock += MINUTE;
+  alerts.observe(account, [line('disk full')]);
+  assert.equal(fired.length, 1);
+});
+
+test('a preset attached to a view fires with that view\'s matches, separately per view', () => {
+  const preset = presets.create(account, 'p', withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 2, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]));
+  for (const query of ['timeout', 'disk']) {
+    views.create(account, { name: query, filters: { query }, categoryIds: [], presetid: preset.presetid, channels: [] });
+  }
+  const alerts = evaluator();
+  alerts.observe(account, [line('timeout'), line('disk'), line('timeout')]);
+  assert.deepEqual(fired.map((event) => [event.viewName, event.presetid, event.matches]), [['timeout', preset.presetid, 2]]);
+});
+
+test('filters combine: any of a list, all of the lists', () => {
+  view([{ triggerlimit: 1 }], { apps: ['api', 'worker'], levels: ['error'] } as never);
+  const alerts = evaluator();
+  alerts.observe(account, [line('x', 'web')]);
+  assert.equal(fired.length, 0);
+  alerts.observe(account, [line('x', 'worker')]);
+  assert.equal(fired.length, 1);
+});

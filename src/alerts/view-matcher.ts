@@ -1,0 +1,23 @@
+import { parseQuery } from '../query/parser.js';
+import type { SearchableLine } from '../query/searchable.js';
+import { toPredicate } from '../query/to-predicate.js';
+import type { ViewFilters } from '../config/views.js';
+
+/**
+ * Which lines belong to a view: any of its hosts, any of its apps, any of its levels and any of its
+ * tags (an empty filter allows all), and its query, through the search language's in-memory form,
+ * which agrees with the SQL the viewer runs.
+ */
+export function viewMatcher(filters: ViewFilters): (line: SearchableLine) => boolean {
+  const hosts = filters.hosts?.length ? new Set(filters.hosts) : null;
+  const apps = filters.apps?.length ? new Set(filters.apps) : null;
+  const levels = filters.levels?.length ? new Set(filters.levels.map((level) => level.toUpperCase())) : null;
+  const tags = filters.tags?.length ? new Set(filters.tags) : null;
+  const query = filters.query ? toPredicate(parseQuery(filters.query)) : null;
+  return (line) =>
+    (!hosts || hosts.has(line.host)) &&
+    (!apps || apps.has(line.app)) &&
+    (!levels || levels.has(line.level)) &&
+    (!tags || line.tags.some((tag) => tags.has(tag))) &&
+    (!query || query(line));
+}
