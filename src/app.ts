@@ -8,6 +8,13 @@ import { openConfigDb } from './config/database.js';
 import { Presets } from './config/presets.js';
 import { configRoutes } from './config/routes/index.js';
 import { Views } from './config/views.js';
+import { AlertEvaluator } from './alerts/evaluator.js';
+import { AlertRules } from './alerts/rules.js';
+import { createMailer } from './notify/mailer.js';
+import { alertMessage } from './notify/messages.js';
+import { Outbox } from './notify/outbox.js';
+import { deliveryLogRoute } from './notify/routes.js';
+import { createSender } from './notify/send.js';
 import { exportRoutes } from './export/routes.js';
 import { errors } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
@@ -27,12 +34,20 @@ export interface RunningLogstead {
   store: LogStore;
   /** Set when this start created the default organisation. */
   firstStart: FirstStartCredentials | null;
+  /** The alert evaluator, so tests with an injected clock can close windows on demand. */
+  alerts: AlertEvaluator;
+  outbox: Outbox;
   /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** The clock alert windows follow; tests inject one. */
+  now?: () => number;
+}
+
 /** The composition root: opens the stores, wires ingest, batcher and export, and listens. */
-export async function startLogstead(settings: Settings): Promise<RunningLogstead> {
+export async function startLogstead(settings: Settings, options: StartOptions = {}): Promise<RunningLogstead> {
   // Lines, keys and configuration are nobody else's business on a shared machine.
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const configDb = openConfigDb(settings.dataDir);
@@ -44,6 +59,25 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
     maxQueuedLines: settings.maxQueuedLines,
     maxBatchLines: settings.maxBatchLines,
   });
+
+  // Alerting: configuration changes reach the rules at once; fires and their messages are
+  // recorded together, then the outbox delivers them in the background.
+  let publicUrl = settings.publicUrl ?? '';
+  const rules: { current?: AlertRules } = {};
+  const views = new Views(configDb, (account) => rules.current?.invalidate(account));
+  const presets = new Presets(configDb, (account) => rules.current?.invalidate(account));
+  rules.current = new AlertRules(views, presets);
+  const outbox = new Outbox(
+    configDb,
+    createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks }),
+    { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts },
+  );
+  const alerts = new AlertEvaluator(
+    configDb,
+    rules.current,
+    (event) => outbox.enqueue(event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl })),
+    options.now,
+  );
 
   let closing = false;
   const app = createHttpServer(settings.logLevel);
@@ -57,15 +91,18 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
     batcher,
     lineIds: new LineIds(),
     driftToleranceMs: settings.driftToleranceMs,
+    stored: (account, rows) => {
+      try {
+        alerts.observe(account, rows);
+      } catch (error) {
+        app.log.error({ err: error }, 'alert evaluation failed');
+      }
+    },
   });
   await app.register(exportRoutes, { accounts, store });
   await app.register(histogramRoute, { accounts, store });
-  await app.register(configRoutes, {
-    accounts,
-    views: new Views(configDb),
-    presets: new Presets(configDb),
-    categories: new Categories(configDb),
-  });
+  await app.register(configRoutes, { accounts, views, presets, categories: new Categories(configDb) });
+  await app.register(deliveryLogRoute, { accounts, outbox });
 
   try {
     await app.listen({ port: settings.port, host: settings.host });
@@ -78,22 +115,35 @@ export async function startLogstead(settings: Settings): Promise<RunningLogstead
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const host = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const url = `http://${host}:${port}`;
+  publicUrl = settings.publicUrl ?? url;
   // Only once the server really listens, so the keys are printed with the address that works.
-  const firstStart = createDefaultOrganisation(accounts, settings.dataDir, settings.publicUrl ?? url);
+  const firstStart = createDefaultOrganisation(accounts, settings.dataDir, publicUrl);
+  outbox.start();
+  const windowClock = setInterval(() => {
+    try {
+      alerts.tick();
+    } catch (error) {
+      app.log.error({ err: error }, 'closing alert windows failed');
+    }
+  }, 1000);
 
   return {
     app,
     url,
     store,
     firstStart,
+    alerts,
+    outbox,
     async close() {
       if (closing) return;
       closing = true;
+      clearInterval(windowClock);
       // A client that never finishes (a stalled export reader) must not hold the shutdown forever.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);
       await app.close(); // waits for in-flight requests, which wait for their writes
       clearTimeout(cutOff);
       await batcher.drained();
+      await outbox.stop();
       await executor.close();
       configDb.close();
     },

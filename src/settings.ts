@@ -16,6 +16,17 @@ export interface Settings {
   driftToleranceMs: number;
   /** How long shutdown waits for open requests before closing their connections. */
   shutdownGraceMs: number;
+  /** SMTP server for alert and export e-mail, e.g. smtp://user:pass@mail.example:587. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** PagerDuty Events API v2 endpoint for incident paging. */
+  pagingUrl: string;
+  /** Let webhooks reach loopback and private addresses (off: alerts must not reach internal services). */
+  allowPrivateWebhooks: boolean;
+  deliveryRetryBaseMs: number;
+  deliveryMaxAttempts: number;
+  /** How long an export download link stays valid. */
+  exportLinkHours: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -30,6 +41,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new SettingsError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  if (raw === 'false' || raw === '0' || raw === 'no') return false;
+  throw new SettingsError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -51,5 +70,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxBatchLines: integer(env, 'LOGSTEAD_MAX_BATCH_LINES', 50_000, 1, 10_000_000),
     driftToleranceMs: integer(env, 'LOGSTEAD_DRIFT_TOLERANCE_MS', 5_000, 0, 86_400_000),
     shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+    smtpUrl: env.LOGSTEAD_SMTP_URL?.trim() || undefined,
+    smtpFrom: env.LOGSTEAD_SMTP_FROM?.trim() || 'Logstead <logstead@localhost>',
+    pagingUrl: env.LOGSTEAD_PAGING_URL?.trim() || 'https://events.pagerduty.com/v2/enqueue',
+    allowPrivateWebhooks: boolean(env, 'LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS', false),
+    deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
+    deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
+    exportLinkHours: integer(env, 'LOGSTEAD_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
   };
 }

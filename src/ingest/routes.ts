@@ -10,6 +10,7 @@ import type { LineIds } from './line-ids.js';
 import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
 import { parseSourceParams } from './params.js';
+import type { StoredLine } from '../store/log-store.js';
 
 export interface IngestDeps {
   accounts: Accounts;
@@ -17,6 +18,8 @@ export interface IngestDeps {
   batcher: GroupCommitBatcher;
   lineIds: LineIds;
   driftToleranceMs: number;
+  /** Hears of every line once it is stored (alerting); must not throw. */
+  stored: (account: string, rows: StoredLine[]) => void;
 }
 
 function asObject(body: unknown): Record<string, unknown> | undefined {
@@ -76,6 +79,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
         request.log.error({ err: error }, 'log store write failed');
         throw errors.storeUnavailable();
       }
+      deps.stored(account, pending.map(({ row }) => row));
     }
     return { status: 'ok', batchID: context.batchId };
   };

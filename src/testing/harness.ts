@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type RunningLogstead, startLogstead } from '../app.js';
+import { type RunningLogstead, type StartOptions, startLogstead } from '../app.js';
 import { Accounts, type NewAccount } from '../config/accounts.js';
 import { openConfigDb } from '../config/database.js';
 import { loadSettings } from '../settings.js';
@@ -21,10 +21,10 @@ export interface TestServer {
 }
 
 /** A real Logstead on a free loopback port and a fresh temporary data directory. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
   const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...env });
-  let running = await startLogstead(settings);
+  let running = await startLogstead(settings, options);
   if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
   const withAccounts = <T>(work: (accounts: Accounts) => T): T => {
     const db = openConfigDb(dataDir);
@@ -40,7 +40,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     running,
     async restart() {
       await running.close();
-      running = await startLogstead(settings);
+      running = await startLogstead(settings, options);
       server.running = running;
       server.url = running.url;
     },
@@ -83,3 +83,14 @@ export const jsonLines = (text: string): any[] =>
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
+
+/** Polls until `check` returns a value (not undefined), or fails after `ms`. */
+export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, ms = 5000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,56 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { INTERNAL_ADDRESS, isInternalAddress, publicOnlyLookup } from './private-address.js';
+
+export interface HttpRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** How a delivery attempt ended: retry on network errors, 5xx and 429; give up on the rest. */
+export interface SendResult {
+  ok: boolean;
+  retry: boolean;
+  detail: string;
+}
+
+const TIMEOUT_MS = 10_000;
+
+/** Sends one request and reads the status. Internal addresses are refused unless allowed. */
+export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return resolve({ ok: false, retry: false, detail: `not a URL: ${request.url}` });
+    }
+    const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
+    if (!client) return resolve({ ok: false, retry: false, detail: `unsupported scheme ${url.protocol}` });
+    // Node does no lookup for an address written as such, so those are checked here.
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (!allowInternal && net.isIP(literal) && isInternalAddress(literal)) {
+      return resolve({ ok: false, retry: false, detail: `${literal} is an internal address; set LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS=true to allow it` });
+    }
+    const headers: Record<string, string | number> = { 'user-agent': 'Logstead', ...request.headers };
+    if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
+    const outgoing = client.request(
+      url,
+      { method: request.method.toUpperCase(), headers, timeout: TIMEOUT_MS, ...(allowInternal ? {} : { lookup: publicOnlyLookup }) },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          resolve({ ok, retry: !ok && (status >= 500 || status === 429), detail: `HTTP ${status}` });
+        });
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, retry: error.code !== INTERNAL_ADDRESS, detail: error.message }));
+    outgoing.end(request.body);
+  });
+}

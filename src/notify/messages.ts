@@ -1,0 +1,91 @@
+import type { AlertEvent } from '../alerts/evaluator.js';
+import { isPaging } from '../config/channels.js';
+import { renderBodyTemplate } from './body-template.js';
+import { summary, templateContext } from './alert-context.js';
+import { alertEmail } from './alert-email.js';
+
+/** A rendered notification, stored in the outbox until it is delivered. */
+export type DeliveryMessage =
+  | { integration: 'email'; to: string[]; subject: string; text: string; html: string; attachments?: Array<{ filename: string; path: string }> }
+  | { integration: 'webhook'; url: string; method: string; headers: Record<string, string>; body?: string }
+  | { integration: 'incidentpaging'; url: string; body: string };
+
+export interface MessageSettings {
+  /** The viewer's public address, for links. */
+  publicUrl: string;
+  /** Where PagerDuty Events API v2 requests go. */
+  pagingUrl: string;
+}
+
+const PAGER_SEVERITY: Record<string, string> = { FATAL: 'critical', CRITICAL: 'critical', EMERGENCY: 'critical', ALERT: 'critical', ERROR: 'error', SEVERE: 'error', WARN: 'warning' };
+/** PagerDuty refuses events over 512 KB; Mezmo trims at 400 KB. */
+const MAX_PAGING_BYTES = 400 * 1024;
+
+function pagingEvent(event: AlertEvent, settings: MessageSettings): string {
+  const context = templateContext(event, settings.publicUrl);
+  const build = (lines: Array<Record<string, unknown>>) =>
+    JSON.stringify({
+      routing_key: event.channel.key,
+      event_action: 'trigger',
+      // One incident per channel on a view: repeated fires update it instead of opening new ones.
+      dedup_key: `logstead-${event.viewid}-${event.channel.alertid}`,
+      payload: {
+        summary: summary(event),
+        source: String(context.host || 'logstead'),
+        severity: event.kind === 'absence' ? 'error' : (PAGER_SEVERITY[String(context.level).toUpperCase()] ?? 'info'),
+        timestamp: new Date(event.firedAt).toISOString(),
+        component: String(context.app || ''),
+        custom_details: { view: event.viewName, query: event.query, matches: event.matches, window_start: new Date(event.windowStart).toISOString(), window_end: new Date(event.windowEnd).toISOString(), url: context.url, lines },
+      },
+      links: [{ href: context.url, text: 'Open in Logstead' }],
+      client: 'Logstead',
+      client_url: context.url,
+    });
+  let lines = event.samples;
+  let body = build(lines);
+  while (Buffer.byteLength(body) > MAX_PAGING_BYTES && lines.length > 0) {
+    lines = lines.slice(0, Math.floor(lines.length / 2));
+    body = build(lines);
+  }
+  return body;
+}
+
+/** Renders the notification an alert event sends through its channel. */
+export function alertMessage(event: AlertEvent, settings: MessageSettings): DeliveryMessage {
+  const { channel } = event;
+  if (channel.integration === 'email') {
+    return { integration: 'email', to: channel.emails ?? [], ...alertEmail(event, settings.publicUrl) };
+  }
+  if (isPaging(channel.integration)) {
+    return { integration: 'incidentpaging', url: settings.pagingUrl, body: pagingEvent(event, settings) };
+  }
+  const context = templateContext(event, settings.publicUrl);
+  const body = channel.bodyTemplate
+    ? renderBodyTemplate(channel.bodyTemplate, context)
+    : {
+        name: context.name,
+        matches: context.matches,
+        kind: event.kind,
+        operator: channel.operator,
+        query: context.query,
+        url: context.url,
+        level: context.level,
+        app: context.app,
+        host: context.host,
+        line: context.line,
+        lines: context.lines,
+        window: { start: new Date(event.windowStart).toISOString(), end: new Date(event.windowEnd).toISOString() },
+        line_objects: context.line_objects,
+      };
+  const method = (channel.method ?? 'post').toUpperCase();
+  const headers = { ...(channel.headers ?? {}) };
+  const hasBody = method !== 'GET' && method !== 'DELETE';
+  if (hasBody && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  return { integration: 'webhook', url: channel.url!, method, headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) };
+}
+
+/** What a delivery goes to, for the delivery log. */
+export function deliveryTarget(message: DeliveryMessage): string {
+  if (message.integration === 'email') return message.to.join(', ');
+  return message.url;
+}

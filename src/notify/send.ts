@@ -1,0 +1,18 @@
+import { httpSend, type SendResult } from './http-send.js';
+import type { Mail } from './mailer.js';
+import type { DeliveryMessage } from './messages.js';
+
+/** Routes a stored message to its transport. */
+export function createSender(options: { mail: (mail: Mail) => Promise<SendResult>; allowPrivateWebhooks: boolean }) {
+  return (message: DeliveryMessage): Promise<SendResult> => {
+    switch (message.integration) {
+      case 'email':
+        return options.mail(message);
+      case 'webhook':
+        return httpSend(message, options.allowPrivateWebhooks);
+      case 'incidentpaging':
+        // The paging endpoint is the operator's own setting, not a user's: it may be internal.
+        return httpSend({ url: message.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: message.body }, true);
+    }
+  };
+}
