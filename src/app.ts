@@ -15,6 +15,7 @@ import { alertMessage } from './notify/messages.js';
 import { Outbox } from './notify/outbox.js';
 import { deliveryLogRoute } from './notify/routes.js';
 import { createSender } from './notify/send.js';
+import { EmailExports } from './export/email-export.js';
 import { exportRoutes } from './export/routes.js';
 import { errors } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
@@ -99,7 +100,13 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       }
     },
   });
-  await app.register(exportRoutes, { accounts, store });
+  const emailExports = new EmailExports(store, outbox, {
+    dataDir: settings.dataDir,
+    linkHours: settings.exportLinkHours,
+    publicUrl: () => publicUrl,
+    now: options.now ?? Date.now,
+  });
+  await app.register(exportRoutes, { accounts, store, emailExports, canEmail: settings.smtpUrl !== undefined });
   await app.register(histogramRoute, { accounts, store });
   await app.register(configRoutes, { accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { accounts, outbox });
@@ -126,6 +133,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       app.log.error({ err: error }, 'closing alert windows failed');
     }
   }, 1000);
+  emailExports.sweep();
+  const exportSweeper = setInterval(() => emailExports.sweep(), 3_600_000);
+  exportSweeper.unref();
 
   return {
     app,
@@ -138,11 +148,13 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       if (closing) return;
       closing = true;
       clearInterval(windowClock);
+      clearInterval(exportSweeper);
       // A client that never finishes (a stalled export reader) must not hold the shutdown forever.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);
       await app.close(); // waits for in-flight requests, which wait for their writes
       clearTimeout(cutOff);
       await batcher.drained();
+      await emailExports.drained();
       await outbox.stop();
       await executor.close();
       configDb.close();

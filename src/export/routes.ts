@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../config/accounts.js';
@@ -5,6 +6,7 @@ import { errors } from '../http/errors.js';
 import { serviceAccount } from '../http/service-key.js';
 import type { LogStore, StoredLine } from '../store/log-store.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import type { EmailExports } from './email-export.js';
 import { oneParam } from '../search/filter-params.js';
 import { parseExportRequest } from './params.js';
 import { exportRecord } from './record.js';
@@ -12,7 +14,12 @@ import { exportRecord } from './record.js';
 export interface ExportDeps {
   accounts: Accounts;
   store: LogStore;
+  emailExports: EmailExports;
+  /** False when no SMTP server is configured: e-mail exports are refused up front. */
+  canEmail: boolean;
 }
+
+const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 
 async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<string> {
   for await (const rows of chunks) {
@@ -26,13 +33,32 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
   app.get('/v1/export', async (request, reply) => {
     const account = serviceAccount(deps.accounts, request);
     const query = request.query as Record<string, unknown>;
-    if (query.email !== undefined || query.emailSubject !== undefined) {
-      throw errors.invalidParameter('Export by e-mail is not available on this server yet; omit "email" to stream the lines.');
-    }
     const { filter, size, prefer } = parseExportRequest(query);
+    const email = oneParam(query, 'email');
+    if (email !== undefined) {
+      if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
+      if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');
+      const subject = oneParam(query, 'emailSubject')?.trim().slice(0, 256);
+      const id = deps.emailExports.start({ filter: { ...filter, account }, size, prefer, email: email.trim(), subject }, (error) =>
+        request.log.error({ err: error }, 'e-mail export failed'),
+      );
+      return { status: 'ok', id, message: `The export is being prepared and will be e-mailed to ${email.trim()}.` };
+    }
     const chunks = deps.store.read({ ...filter, account }, { prefer, limit: size, chronological: true });
     // Streamed as it is read: the first lines leave before the query has finished.
     return reply.type('application/jsonl; charset=utf-8').send(Readable.from(jsonLines(chunks)));
+  });
+
+  // The signed link is the credential: whoever has it may download until it expires.
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
+    const found = deps.emailExports.resolveDownload(request.params.id, request.query.expires ?? '', request.query.signature ?? '');
+    if (found === 'forbidden') return reply.code(403).send(errors.downloadForbidden().body);
+    if (found === 'expired') return reply.code(410).send(errors.downloadExpired().body);
+    if (found === 'missing') throw errors.notFound('This export no longer exists.');
+    return reply
+      .type('application/gzip')
+      .header('content-disposition', `attachment; filename="logstead-export-${request.params.id.slice(0, 8)}.jsonl.gz"`)
+      .send(fs.createReadStream(found.file));
   });
 
   app.get('/v2/export', async (request) => {

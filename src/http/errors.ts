@@ -55,4 +55,8 @@ export const errors = {
   resourceNotFound: () => new ApiError(404, envelope('Resource Not Found', 'NotFound')),
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),
   conflict: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
+
+  // Export download links.
+  downloadForbidden: () => new ApiError(403, envelope('This download link is not valid.', 'Forbidden')),
+  downloadExpired: () => new ApiError(410, envelope('This download link has expired; export the lines again.', 'Gone')),
 } as const;

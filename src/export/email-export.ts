@@ -1,0 +1,136 @@
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import type { Outbox } from '../notify/outbox.js';
+import type { LineFilter, LogStore, StoredLine } from '../store/log-store.js';
+import { exportRecord } from './record.js';
+
+/** Exports up to this size (compressed) are attached as well as linked. */
+const ATTACH_BYTES = 1024 * 1024;
+
+export interface EmailExportRequest {
+  filter: LineFilter;
+  size: number;
+  prefer: 'head' | 'tail';
+  email: string;
+  subject?: string;
+}
+
+export interface EmailExportsOptions {
+  dataDir: string;
+  linkHours: number;
+  publicUrl: () => string;
+  now: () => number;
+}
+
+/**
+ * Export by e-mail (spec §4.2 `email`): the request is answered at once; in the background the
+ * matching lines are written as gzip JSON Lines under the data directory, and the address gets a
+ * signed download link that expires (and the file itself when it is small).
+ */
+export class EmailExports {
+  private readonly dir: string;
+  private readonly secret: Buffer;
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: LogStore,
+    private readonly outbox: Outbox,
+    private readonly options: EmailExportsOptions,
+  ) {
+    this.dir = path.join(options.dataDir, 'exports');
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.secret = loadSecret(path.join(options.dataDir, 'export-link.key'));
+  }
+
+  /** Starts an export and returns its id; failures are logged by `onError`. */
+  start(request: EmailExportRequest, onError: (error: unknown) => void): string {
+    const id = randomUUID();
+    const job = this.run(id, request).catch(onError);
+    this.running.add(job);
+    void job.finally(() => this.running.delete(job));
+    return id;
+  }
+
+  /** Waits for exports under way (at shutdown). */
+  async drained(): Promise<void> {
+    await Promise.all([...this.running]);
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, `${id}.jsonl.gz`);
+  }
+
+  private sign(id: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`${id}:${expires}`).digest('base64url');
+  }
+
+  /** The file for a download link, or why not: 'forbidden' for a bad signature, 'expired', 'missing'. */
+  resolveDownload(id: string, expires: string, signature: string): { file: string } | 'forbidden' | 'expired' | 'missing' {
+    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires)) return 'forbidden';
+    const expected = Buffer.from(this.sign(id, Number(expires)));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
+    if (Number(expires) < this.options.now()) return 'expired';
+    const file = this.file(id);
+    return fs.existsSync(file) ? { file } : 'missing';
+  }
+
+  /** Removes files whose links have expired. */
+  sweep(): void {
+    const cutoff = this.options.now() - (this.options.linkHours + 1) * 3_600_000;
+    for (const name of fs.readdirSync(this.dir)) {
+      const file = path.join(this.dir, name);
+      if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+    }
+  }
+
+  private async run(id: string, request: EmailExportRequest): Promise<void> {
+    let lines = 0;
+    const store = this.store;
+    async function* jsonLines() {
+      for await (const rows of store.read(request.filter, { prefer: request.prefer, limit: request.size, chronological: true })) {
+        lines += rows.length;
+        yield rows.map((row: StoredLine) => JSON.stringify(exportRecord(row)) + '\n').join('');
+      }
+    }
+    const file = this.file(id);
+    await pipeline(Readable.from(jsonLines()), zlib.createGzip(), fs.createWriteStream(file, { mode: 0o600 }));
+
+    const expires = this.options.now() + this.options.linkHours * 3_600_000;
+    const link = `${this.options.publicUrl()}/v1/export/download/${id}?expires=${expires}&signature=${this.sign(id, expires)}`;
+    const filename = `logstead-export-${new Date(request.filter.fromMs).toISOString().slice(0, 10)}-${id.slice(0, 8)}.jsonl.gz`;
+    const attach = fs.statSync(file).size <= ATTACH_BYTES;
+    const range = `${new Date(request.filter.fromMs).toISOString()} to ${new Date(request.filter.toMs).toISOString()}`;
+    const until = new Date(expires).toISOString();
+    const text = [
+      `Your Logstead export is ready: ${lines} lines from ${range}.`,
+      '',
+      `Download (gzip JSON Lines, valid until ${until}):`,
+      link,
+      ...(attach ? ['', 'The file is also attached.'] : []),
+    ].join('\n');
+    const html = `<!doctype html><html><body style="font-family:sans-serif">
+<p>Your Logstead export is ready: <b>${lines}</b> lines from ${range}.</p>
+<p><a href="${link}">Download the export</a> (gzip JSON Lines, valid until ${until}).</p>
+${attach ? '<p>The file is also attached.</p>' : ''}
+</body></html>`;
+    this.outbox.enqueue(request.filter.account, null, {
+      integration: 'email',
+      to: [request.email],
+      subject: request.subject || `Logstead export: ${lines} lines`,
+      text,
+      html,
+      ...(attach ? { attachments: [{ filename, path: file }] } : {}),
+    });
+  }
+}
+
+/** The key that signs download links: made once per data directory, readable only by its owner. */
+function loadSecret(file: string): Buffer {
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
+  return fs.readFileSync(file);
+}
