@@ -8,6 +8,10 @@ import { openConfigDb } from './config/database.js';
 import { Presets } from './config/presets.js';
 import { configRoutes } from './config/routes/index.js';
 import { Views } from './config/views.js';
+import { Sessions } from './config/sessions.js';
+import { ServiceAuth } from './http/service-auth.js';
+import { sessionRoutes } from './web/session-routes.js';
+import cookie from '@fastify/cookie';
 import { AlertEvaluator } from './alerts/evaluator.js';
 import { AlertRules } from './alerts/rules.js';
 import { createMailer } from './notify/mailer.js';
@@ -80,8 +84,13 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     options.now,
   );
 
+  const sessions = new Sessions(configDb);
+  const auth = new ServiceAuth(accounts, sessions);
+
   let closing = false;
   const app = createHttpServer(settings.logLevel);
+  await app.register(cookie);
+  await app.register(sessionRoutes, { accounts, sessions, auth, secureCookies: () => publicUrl.startsWith('https:') });
   app.get('/healthz', async (_request, reply) => {
     if (closing) return reply.code(503).send(errors.shuttingDown().body);
     return { status: 'ok' };
@@ -106,10 +115,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     publicUrl: () => publicUrl,
     now: options.now ?? Date.now,
   });
-  await app.register(exportRoutes, { accounts, store, emailExports, canEmail: settings.smtpUrl !== undefined });
-  await app.register(histogramRoute, { accounts, store });
-  await app.register(configRoutes, { accounts, views, presets, categories: new Categories(configDb) });
-  await app.register(deliveryLogRoute, { accounts, outbox });
+  await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
+  await app.register(histogramRoute, { auth, store });
+  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
+  await app.register(deliveryLogRoute, { auth, outbox });
 
   try {
     await app.listen({ port: settings.port, host: settings.host });

@@ -109,6 +109,13 @@ const migrations: string[] = [
      detail      TEXT NOT NULL
    );
    CREATE INDEX attempts_by_delivery ON delivery_attempts(delivery_id);`,
+  `CREATE TABLE sessions (
+     id_hash    TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     csrf       TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

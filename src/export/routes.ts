@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { Accounts } from '../config/accounts.js';
+import type { ServiceAuth } from '../http/service-auth.js';
 import { errors } from '../http/errors.js';
-import { serviceAccount } from '../http/service-key.js';
 import type { LogStore, StoredLine } from '../store/log-store.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import type { EmailExports } from './email-export.js';
@@ -12,7 +11,7 @@ import { parseExportRequest } from './params.js';
 import { exportRecord } from './record.js';
 
 export interface ExportDeps {
-  accounts: Accounts;
+  auth: ServiceAuth;
   store: LogStore;
   emailExports: EmailExports;
   /** False when no SMTP server is configured: e-mail exports are refused up front. */
@@ -31,7 +30,7 @@ async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<st
 
 export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Promise<void> {
   app.get('/v1/export', async (request, reply) => {
-    const account = serviceAccount(deps.accounts, request);
+    const account = deps.auth.account(request);
     const query = request.query as Record<string, unknown>;
     const { filter, size, prefer } = parseExportRequest(query);
     const email = oneParam(query, 'email');
@@ -62,7 +61,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
   });
 
   app.get('/v2/export', async (request) => {
-    const account = serviceAccount(deps.accounts, request);
+    const account = deps.auth.account(request);
     const query = request.query as Record<string, unknown>;
     if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
     const { filter, size, prefer } = parseExportRequest(query);

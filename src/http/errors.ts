@@ -41,6 +41,7 @@ export const errors = {
   // Export and configuration.
   unauthorized: () =>
     new ApiError(401, envelope('Unauthorized: send a valid service key (servicekey header, Basic auth or Authorization: Token).', 'Unauthorized')),
+  csrfMismatch: () => new ApiError(403, envelope('Missing or wrong x-csrf-token for this session.', 'Forbidden')),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
   /** A search query that does not parse: where, and what was expected there. */
   invalidQuery: (message: string, position: number, expected: string) =>

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Accounts } from '../config/accounts.js';
-import { serviceAccount } from '../http/service-key.js';
+import type { ServiceAuth } from '../http/service-auth.js';
 import type { LogStore } from '../store/log-store.js';
 import { type QueryParams, countParam, parseLineFilter } from './filter-params.js';
 
@@ -19,9 +18,9 @@ export interface HistogramBucket {
  * GET /v1/histogram: how many lines match, over time, split by level; the viewer's timeline.
  * Takes the export filters (from, to, hosts, apps, levels, tags, query) and `buckets`.
  */
-export async function histogramRoute(app: FastifyInstance, deps: { accounts: Accounts; store: LogStore }): Promise<void> {
+export async function histogramRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
   app.get('/v1/histogram', async (request) => {
-    const account = serviceAccount(deps.accounts, request);
+    const account = deps.auth.account(request);
     const query = request.query as QueryParams;
     const filter = parseLineFilter(query);
     const count = countParam(query, 'buckets', DEFAULT_BUCKETS, MAX_BUCKETS);

@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.js';
-import { serviceAccount } from '../../http/service-key.js';
 import { CATEGORY_TYPES, type CategoryType } from '../categories.js';
 import { validate } from '../validation.js';
 import type { ConfigDeps } from './deps.js';
@@ -16,27 +15,27 @@ function categoryType(type: string): CategoryType {
 }
 
 export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
-  const { accounts, categories } = deps;
+  const { auth, categories } = deps;
   type Params = { type: string; id: string };
 
   app.get<{ Params: Params }>('/v1/config/categories/:type', async (request) =>
-    categories.list(serviceAccount(accounts, request), categoryType(request.params.type)),
+    categories.list(auth.account(request), categoryType(request.params.type)),
   );
 
   app.get<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
-    const category = categories.get(serviceAccount(accounts, request), categoryType(request.params.type), request.params.id);
+    const category = categories.get(auth.account(request), categoryType(request.params.type), request.params.id);
     if (!category) throw errors.resourceNotFound();
     return category;
   });
 
   app.post<{ Params: Params }>('/v1/config/categories/:type', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const type = categoryType(request.params.type);
     return categories.create(account, type, validate<{ name: string }>(nameSchema, request.body).name);
   });
 
   app.put<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const type = categoryType(request.params.type);
     const renamed = categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
     if (!renamed) throw errors.resourceNotFound();
@@ -44,7 +43,7 @@ export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Pr
   });
 
   app.delete<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
-    if (!categories.delete(serviceAccount(accounts, request), categoryType(request.params.type), request.params.id)) {
+    if (!categories.delete(auth.account(request), categoryType(request.params.type), request.params.id)) {
       throw errors.resourceNotFound();
     }
     return { deleted: true };

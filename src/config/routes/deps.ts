@@ -1,3 +1,4 @@
+import type { ServiceAuth } from '../../http/service-auth.js';
 import type { Accounts } from '../accounts.js';
 import type { Categories } from '../categories.js';
 import type { Presets } from '../presets.js';
@@ -5,6 +6,7 @@ import type { Views } from '../views.js';
 
 /** What the configuration API's routes work on. */
 export interface ConfigDeps {
+  auth: ServiceAuth;
   accounts: Accounts;
   views: Views;
   presets: Presets;

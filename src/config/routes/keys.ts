@@ -2,7 +2,6 @@ import Joi from 'joi';
 import type { FastifyInstance } from 'fastify';
 import { presentedKeys } from '../../http/credentials.js';
 import { errors } from '../../http/errors.js';
-import { serviceAccount } from '../../http/service-key.js';
 import type { KeyType } from '../accounts.js';
 import { validate } from '../validation.js';
 import type { ConfigDeps } from './deps.js';
@@ -20,23 +19,23 @@ function keyType(value: unknown, required: boolean): KeyType | undefined {
  * itself appears once, in the response that creates it.
  */
 export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
-  const { accounts } = deps;
+  const { auth, accounts } = deps;
   type Query = { type?: string };
   type Params = { id: string };
 
   app.get<{ Querystring: Query }>('/v1/config/keys', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     return accounts.listKeys(account, keyType(request.query.type, false));
   });
 
   app.get<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
-    const key = accounts.getKey(serviceAccount(accounts, request), request.params.id);
+    const key = accounts.getKey(auth.account(request), request.params.id);
     if (!key) throw errors.resourceNotFound();
     return key;
   });
 
   app.post<{ Querystring: Query }>('/v1/config/keys', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const type = keyType(request.query.type ?? (request.body as { type?: string } | undefined)?.type, true)!;
     const { name } = validate<{ name: string }>(nameSchema, { name: (request.body as { name?: unknown } | undefined)?.name });
     const created = accounts.createKey(account, type, name);
@@ -44,7 +43,7 @@ export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise
   });
 
   app.put<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const { name } = validate<{ name: string }>(nameSchema, request.body);
     const renamed = accounts.renameKey(account, request.params.id, name);
     if (!renamed) throw errors.resourceNotFound();
@@ -52,7 +51,7 @@ export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise
   });
 
   app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const key = accounts.getKey(account, request.params.id);
     if (!key) throw errors.resourceNotFound();
     const ownKey = presentedKeys(request, { header: 'servicekey', query: 'servicekey' }).map((value) => accounts.keyIdFor(value))[0];

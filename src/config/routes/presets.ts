@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../http/errors.js';
-import { serviceAccount } from '../../http/service-key.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from '../channels.js';
 import type { Preset } from '../presets.js';
 import { validate } from '../validation.js';
@@ -13,7 +12,7 @@ const presetSchema = Joi.object({
 });
 
 export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
-  const { accounts, presets } = deps;
+  const { auth, presets } = deps;
 
   const readBody = (request: FastifyRequest) => {
     const raw = request.body as Record<string, unknown> | undefined;
@@ -27,22 +26,22 @@ export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
   const forRead = (preset: Preset) => ({ ...preset, channels: preset.channels.map(channelForRead) });
   const forWrite = (preset: Preset) => ({ name: preset.name, channels: preset.channels.map(channelForWrite), presetid: preset.presetid });
 
-  app.get('/v1/config/presetalert', async (request) => presets.list(serviceAccount(accounts, request)).map(forRead));
+  app.get('/v1/config/presetalert', async (request) => presets.list(auth.account(request)).map(forRead));
 
   app.get<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    const preset = presets.get(serviceAccount(accounts, request), request.params.presetid);
+    const preset = presets.get(auth.account(request), request.params.presetid);
     if (!preset) throw errors.resourceNotFound();
     return forRead(preset);
   });
 
   app.post('/v1/config/presetalert', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const { name, channels } = readBody(request);
     return forWrite(presets.create(account, name, channels));
   });
 
   app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     if (!presets.get(account, request.params.presetid)) throw errors.resourceNotFound();
     const { name, channels } = readBody(request);
     const replaced = presets.replace(account, request.params.presetid, name, channels);
@@ -51,7 +50,7 @@ export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
   });
 
   app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    if (!presets.delete(serviceAccount(accounts, request), request.params.presetid)) throw errors.resourceNotFound();
+    if (!presets.delete(auth.account(request), request.params.presetid)) throw errors.resourceNotFound();
     return { deleted: true };
   });
 }

@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../http/errors.js';
-import { serviceAccount } from '../../http/service-key.js';
 import { QueryParseError, parseQuery } from '../../query/parser.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from '../channels.js';
 import { validate } from '../validation.js';
@@ -37,7 +36,7 @@ interface ViewBody {
 }
 
 export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
-  const { accounts, views, presets, categories } = deps;
+  const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
   const readBody = (account: string, request: FastifyRequest) => {
@@ -93,24 +92,24 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   };
 
   app.get('/v1/config/view', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     return views.list(account).map((view) => present(view, 'read'));
   });
 
   app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     const view = views.get(account, request.params.viewid);
     if (!view) throw errors.resourceNotFound();
     return present(view, 'read');
   });
 
   app.post('/v1/config/view', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     return present(views.create(account, readBody(account, request)), 'write');
   });
 
   app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     if (!views.get(account, request.params.viewid)) throw errors.nothingToConfigure();
     const replaced = views.replace(account, request.params.viewid, readBody(account, request));
     if (!replaced) throw errors.nothingToConfigure();
@@ -118,7 +117,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   });
 
   app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
-    const account = serviceAccount(accounts, request);
+    const account = auth.account(request);
     if (!views.delete(account, request.params.viewid)) throw errors.resourceNotFound();
     return { deleted: true };
   });

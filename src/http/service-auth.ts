@@ -1,0 +1,43 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Accounts } from '../config/accounts.js';
+import type { Sessions } from '../config/sessions.js';
+import { presentedKeys } from './credentials.js';
+import { errors } from './errors.js';
+
+export const SESSION_COOKIE = 'logstead_session';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameToken(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Who is asking, for every read and configuration API: a service key (servicekey header or query,
+ * Basic, or Authorization: Token), or the viewer's session cookie. A request that changes state
+ * with a session must also carry its CSRF token in `x-csrf-token`; key-based requests need none,
+ * since a browser never adds a key by itself.
+ */
+export class ServiceAuth {
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly sessions: Sessions,
+  ) {}
+
+  account(request: FastifyRequest): string {
+    const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
+    if (keys.length > 0) {
+      const account = keys.length === 1 ? this.accounts.accountForKey(keys[0], 'service') : null;
+      if (!account) throw errors.unauthorized();
+      return account;
+    }
+    const sessionId = request.cookies?.[SESSION_COOKIE];
+    const session = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (!session) throw errors.unauthorized();
+    if (!SAFE_METHODS.has(request.method) && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
+    return session.account;
+  }
+}

@@ -1,0 +1,49 @@
+import Joi from 'joi';
+import type { FastifyInstance } from 'fastify';
+import type { Accounts } from '../config/accounts.js';
+import type { Sessions } from '../config/sessions.js';
+import { validate } from '../config/validation.js';
+import { errors } from '../http/errors.js';
+import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
+
+const signInSchema = Joi.object({ serviceKey: Joi.string().trim().max(256).required() });
+
+/**
+ * Viewer sign-in: a service key buys an HttpOnly, SameSite=Strict session cookie; the response
+ * carries the CSRF token that state-changing calls must echo in `x-csrf-token`.
+ */
+export async function sessionRoutes(
+  app: FastifyInstance,
+  deps: { accounts: Accounts; sessions: Sessions; auth: ServiceAuth; secureCookies: () => boolean },
+): Promise<void> {
+  const cookieOptions = () => ({ httpOnly: true, sameSite: 'strict' as const, path: '/', secure: deps.secureCookies() });
+  const describe = (account: string, csrfToken: string) => ({
+    account,
+    name: deps.accounts.list().find((summary) => summary.account === account)?.name ?? '',
+    csrfToken,
+  });
+
+  app.post('/api/session', async (request, reply) => {
+    const { serviceKey } = validate<{ serviceKey: string }>(signInSchema, request.body);
+    const account = deps.accounts.accountForKey(serviceKey, 'service');
+    if (!account) throw errors.unauthorized();
+    const { id, session } = deps.sessions.create(account);
+    reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
+    return describe(account, session.csrf);
+  });
+
+  app.get('/api/session', async (request) => {
+    const id = request.cookies[SESSION_COOKIE];
+    const session = id ? deps.sessions.get(id) : undefined;
+    if (!session) throw errors.unauthorized();
+    return describe(session.account, session.csrf);
+  });
+
+  app.delete('/api/session', async (request, reply) => {
+    deps.auth.account(request); // a session with its CSRF token, so no other site can sign a user out
+    const id = request.cookies[SESSION_COOKIE];
+    if (id) deps.sessions.delete(id);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions());
+    return { signedOut: true };
+  });
+}
