@@ -12,6 +12,9 @@ import { Sessions } from './config/sessions.js';
 import { ServiceAuth } from './http/service-auth.js';
 import { sessionRoutes } from './web/session-routes.js';
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
+import { TailHub } from './tail/hub.js';
+import { tailRoute } from './tail/ws-route.js';
 import { AlertEvaluator } from './alerts/evaluator.js';
 import { AlertRules } from './alerts/rules.js';
 import { createMailer } from './notify/mailer.js';
@@ -85,11 +88,19 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   );
 
   const sessions = new Sessions(configDb);
+  const tail = new TailHub();
   const auth = new ServiceAuth(accounts, sessions);
 
   let closing = false;
   const app = createHttpServer(settings.logLevel);
   await app.register(cookie);
+  await app.register(websocket, {
+    options: {
+      maxPayload: 64 * 1024,
+      // The Mezmo CLI asks for the "json" subprotocol and fails if the server does not pick it.
+      handleProtocols: (protocols) => (protocols.has('json') ? 'json' : false),
+    },
+  });
   await app.register(sessionRoutes, { accounts, sessions, auth, secureCookies: () => publicUrl.startsWith('https:') });
   app.get('/healthz', async (_request, reply) => {
     if (closing) return reply.code(503).send(errors.shuttingDown().body);
@@ -103,9 +114,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     driftToleranceMs: settings.driftToleranceMs,
     stored: (account, rows) => {
       try {
+        tail.publish(account, rows);
         alerts.observe(account, rows);
       } catch (error) {
-        app.log.error({ err: error }, 'alert evaluation failed');
+        app.log.error({ err: error }, 'live tail or alert evaluation failed');
       }
     },
   });
@@ -119,6 +131,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(histogramRoute, { auth, store });
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { auth, outbox });
+  await app.register(tailRoute, { auth, hub: tail });
 
   try {
     await app.listen({ port: settings.port, host: settings.host });
@@ -157,6 +170,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       if (closing) return;
       closing = true;
       clearInterval(windowClock);
+      // Open tails would keep the server from closing; clients reconnect to the next process.
+      for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
       clearInterval(exportSweeper);
       // A client that never finishes (a stalled export reader) must not hold the shutdown forever.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);

@@ -3,7 +3,7 @@ import type { Presets } from '../config/presets.js';
 import type { Views } from '../config/views.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { intervalMs } from './intervals.js';
-import { viewMatcher } from './view-matcher.js';
+import { lineMatcher } from '../query/line-matcher.js';
 
 /** One alert channel as it applies to one view: a preset shared by two views counts twice. */
 export interface ChannelRule {
@@ -66,7 +66,7 @@ export class AlertRules {
         ...(preset?.channels ?? []).map((channel) => ({ channel, presetid: preset!.presetid })),
       ].map(({ channel, presetid }) => ({ key: `${view.viewid}:${channel.alertid}`, channel, intervalMs: intervalMs(channel.triggerinterval), presetid }));
       if (channels.length === 0) continue;
-      rules.push({ account, viewid: view.viewid, name: view.name, query: view.filters.query ?? '', matches: viewMatcher(view.filters), channels });
+      rules.push({ account, viewid: view.viewid, name: view.name, query: view.filters.query ?? '', matches: lineMatcher(view.filters), channels });
     }
     this.byAccount.set(account, rules);
   }

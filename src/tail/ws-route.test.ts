@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import WebSocket from 'ws';
+import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
+import { MAX_LINES_PER_SECOND } from './ws-route.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.close());
+
+interface Tail {
+  socket: WebSocket;
+  lines: Array<Record<string, any>>;
+  metas: Array<Record<string, any>>;
+}
+
+/** Opens a tail the way the Mezmo CLI does: Authorization: Token and the json subprotocol. */
+function openTail(params: string, headers: Record<string, string> = { authorization: `Token ${server.org.serviceKey}` }): Promise<Tail> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws/tail?${params}`, 'json', { headers });
+    const tail: Tail = { socket, lines: [], metas: [] };
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.e === 'meta') tail.metas.push(message.p);
+      else tail.lines.push(...(Array.isArray(message.p) ? message.p : [message.p]));
+    });
+    socket.on('open', () => eventually(() => (tail.metas.length ? tail : undefined)).then(resolve, reject));
+    socket.on('unexpected-response', (_request, response) => reject(Object.assign(new Error('refused'), { status: response.statusCode })));
+    socket.on('error', reject);
+  });
+}
+
+async function ingest(key: string, lines: Array<Record<string, unknown>>, host = 'web-1') {
+  const reply = await request(`${server.url}/logs/ingest?hostname=${host}`, {
+    method: 'POST',
+    headers: { apikey: key, 'content-type': 'application/json' },
+    body: JSON.stringify({ lines }),
+  });
+  assert.equal(reply.status, 200);
+}
+
+test('a tail receives matching lines as they are stored, filtered by q, hosts, apps and levels', async () => {
+  const all = await openTail('');
+  const filtered = await openTail('q=timeout&apps=api&levels=error&hosts=web-1');
+  assert.equal(all.socket.protocol, 'json');
+  const started = Date.now();
+  await ingest(server.org.ingestionKey, [
+    { line: 'request timeout', app: 'api', level: 'error' },
+    { line: 'request timeout', app: 'web', level: 'error' },
+    { line: 'all good', app: 'api', level: 'error' },
+  ]);
+  await eventually(() => (all.lines.length === 3 ? true : undefined), 2000, 'three lines within 2 s');
+  assert.ok(Date.now() - started < 2000);
+  await eventually(() => (filtered.lines.length === 1 ? true : undefined), 2000);
+  assert.equal(filtered.lines[0]._line, 'request timeout');
+  assert.equal(filtered.lines[0]._app, 'api');
+  assert.ok(filtered.lines[0]._id && filtered.lines[0]._ts && filtered.lines[0].timestamp, 'lines are export records');
+  all.socket.close();
+  filtered.socket.close();
+});
+
+test("a tail never sees another organisation's lines", async () => {
+  const other = server.createOrg('other');
+  const mine = await openTail('');
+  const theirs = await openTail('', { servicekey: other.serviceKey });
+  await ingest(other.ingestionKey, [{ line: 'their secret' }]);
+  await ingest(server.org.ingestionKey, [{ line: 'my line' }]);
+  await eventually(() => (mine.lines.length && theirs.lines.length ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(mine.lines.map((line) => line._line), ['my line']);
+  assert.deepEqual(theirs.lines.map((line) => line._line), ['their secret']);
+  mine.socket.close();
+  theirs.socket.close();
+});
+
+test('bad keys and bad queries are refused before the upgrade', async () => {
+  await assert.rejects(openTail('', {}), (error: { status: number }) => error.status === 401);
+  await assert.rejects(openTail('', { authorization: 'Token nope' }), (error: { status: number }) => error.status === 401);
+  await assert.rejects(openTail('q=(broken'), (error: { status: number }) => error.status === 400);
+});
+
+test('the viewer session works, but not from another site', async () => {
+  const signIn = await request(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceKey: server.org.serviceKey }) });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
+  const host = new URL(server.url).host;
+  const tail = await openTail('', { cookie, origin: `http://${host}` });
+  tail.socket.close();
+  await assert.rejects(openTail('', { cookie, origin: 'http://evil.example' }), (error: { status: number }) => error.status === 403);
+});
+
+test('above the line rate a tail is sampled, and told so', async () => {
+  const tail = await openTail('q=flood');
+  const lines = Array.from({ length: 3000 }, (_, i) => ({ line: `flood ${i}` }));
+  await ingest(server.org.ingestionKey, lines);
+  await eventually(() => (tail.lines.length >= MAX_LINES_PER_SECOND ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await ingest(server.org.ingestionKey, [{ line: 'flood after' }]);
+  const note = await eventually(() => tail.metas.find((meta) => meta.sampled));
+  assert.ok(tail.lines.length <= MAX_LINES_PER_SECOND + 1, `${tail.lines.length} lines`);
+  assert.equal(note.dropped, 3000 - MAX_LINES_PER_SECOND);
+  tail.socket.close();
+});

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { errors } from '../http/errors.js';
+import type { ServiceAuth } from '../http/service-auth.js';
+import { parseRequestQuery } from '../query/compile.js';
+import { lineMatcher } from '../query/line-matcher.js';
+import { type QueryParams, oneParam } from '../search/filter-params.js';
+import type { TailHub } from './hub.js';
+
+/** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */
+export const MAX_LINES_PER_SECOND = 1000;
+/** A client this far behind is not sent more until it catches up. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const PING_MS = 25_000;
+
+const list = (query: QueryParams, name: string) =>
+  oneParam(query, name)
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+interface TailRequest {
+  account: string;
+  matches: ReturnType<typeof lineMatcher>;
+}
+
+/**
+ * GET /ws/tail: live tail over WebSocket, as the Mezmo CLI uses it (compat reference §4). Query
+ * parameters q, hosts, apps, levels and tags; auth by Authorization: Token, servicekey, or the
+ * viewer's session. Messages are JSON {"e":"logs","p":[line, ...]}; {"e":"meta",...} messages are
+ * control information (sampling) that clients may ignore.
+ */
+export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub }): Promise<void> {
+  const prepared = new WeakMap<FastifyRequest, TailRequest>();
+
+  app.get(
+    '/ws/tail',
+    {
+      websocket: true,
+      // Checked before the upgrade, so a bad key or query is an ordinary HTTP error response.
+      preValidation: async (request) => {
+        const account = deps.auth.account(request);
+        // Another site's page cannot open a tail with the viewer's cookie.
+        const origin = request.headers.origin;
+        if (origin && !request.headers.authorization && !request.headers.servicekey && new URL(origin).host !== request.headers.host) {
+          throw errors.csrfMismatch();
+        }
+        const query = request.query as QueryParams;
+        const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';
+        parseRequestQuery(q);
+        const levels = list(query, 'levels')?.map((level) => level.toUpperCase());
+        prepared.set(request, { account, matches: lineMatcher({ query: q, hosts: list(query, 'hosts'), apps: list(query, 'apps'), levels, tags: list(query, 'tags') }) });
+      },
+    },
+    (socket: WebSocket, request) => {
+      const tail = prepared.get(request)!;
+      let second = Math.floor(Date.now() / 1000);
+      let sentThisSecond = 0;
+      let dropped = 0;
+      const send = (message: unknown) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      };
+      const unsubscribe = deps.hub.subscribe(tail.account, {
+        matches: tail.matches,
+        deliver(records) {
+          const now = Math.floor(Date.now() / 1000);
+          if (now !== second) {
+            if (dropped > 0) send({ e: 'meta', p: { sampled: true, dropped, limitPerSecond: MAX_LINES_PER_SECOND } });
+            second = now;
+            sentThisSecond = 0;
+            dropped = 0;
+          }
+          const room = socket.bufferedAmount > MAX_BUFFERED_BYTES ? 0 : MAX_LINES_PER_SECOND - sentThisSecond;
+          const batch = records.length > room ? sample(records, Math.max(0, room)) : records;
+          dropped += records.length - batch.length;
+          sentThisSecond += batch.length;
+          if (batch.length) send({ e: 'logs', p: batch });
+        },
+      });
+      // Pings keep proxies from cutting an idle tail.
+      const ping = setInterval(() => socket.ping(), PING_MS);
+      socket.on('close', () => {
+        clearInterval(ping);
+        unsubscribe();
+      });
+      send({ e: 'meta', p: { connected: true } });
+    },
+  );
+}
+
+/** An even spread of `count` records, keeping their order. */
+function sample<T>(records: T[], count: number): T[] {
+  if (count <= 0) return [];
+  const step = records.length / count;
+  return Array.from({ length: count }, (_, i) => records[Math.floor(i * step)]);
+}
