@@ -32,6 +32,7 @@ import { MetaTypeRegistry } from './ingest/meta-types.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Settings } from './settings.js';
 import { histogramRoute } from './search/histogram-route.js';
+import { viewerRoutes } from './search/viewer-routes.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { LogStore } from './store/log-store.js';
 
@@ -129,6 +130,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   });
   await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
   await app.register(histogramRoute, { auth, store });
+  await app.register(viewerRoutes, { auth, store });
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { auth, outbox });
   await app.register(tailRoute, { auth, hub: tail });

@@ -141,6 +141,34 @@ export class LogStore {
     return rows.map((row) => ({ bucket: Number(row.bucket), level: row.level, count: Number(row.count) }));
   }
 
+  /** The most frequent hosts, apps, levels and tags among a filter's lines, with their counts. */
+  async facets(filter: LineFilter, limit: number): Promise<Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>> {
+    const { where, params } = this.selection(filter);
+    params.facetLimit = limit;
+    const per = (expression: string, name: string) =>
+      `SELECT '${name}' AS facet, toString(${expression}) AS value, count() AS count FROM ${LOGS_TABLE}
+        WHERE ${where.join(' AND ')} GROUP BY value ORDER BY count DESC, value LIMIT {facetLimit:UInt32}`;
+    const rows = await this.executor.rows<{ facet: 'host' | 'app' | 'level' | 'tag'; value: string; count: string }>(
+      [per('host', 'host'), per('app', 'app'), per('level', 'level'), per('arrayJoin(tags)', 'tag')].join(' UNION ALL '),
+      params,
+    );
+    const result = { host: [], app: [], level: [], tag: [] } as Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>;
+    for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
+    for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+    return result;
+  }
+
+  /** One line, by its position. */
+  async lineAt(account: string, position: LinePosition): Promise<StoredLine | undefined> {
+    for await (const rows of this.read(
+      { account, fromMs: position.ts, toMs: position.ts },
+      { prefer: 'head', limit: 1, after: { ts: position.ts, id: String(BigInt(position.id) - 1n) }, chronological: true },
+    )) {
+      return rows.find((row) => row.id === position.id);
+    }
+    return undefined;
+  }
+
   /** Size of the stored data: for operators and the benchmarks' bytes-per-line figures. */
   async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number }> {
     const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string }>(

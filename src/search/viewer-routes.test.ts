@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type TestServer, jsonLines, request, startTestServer } from '../testing/harness.js';
+
+let server: TestServer;
+const base = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+
+before(async () => {
+  server = await startTestServer();
+  // Two hosts and two apps interleaved, one line a second.
+  const lines = Array.from({ length: 40 }, (_, i) => ({ line: `step ${i}`, app: i % 2 ? 'api' : 'worker', level: i % 4 ? 'info' : 'error', timestamp: base + i * 1000 }));
+  for (const host of ['alpha', 'beta']) {
+    const reply = await request(`${server.url}/logs/ingest?hostname=${host}&tags=${host === 'alpha' ? 'blue' : 'blue,green'}`, {
+      method: 'POST',
+      headers: { apikey: server.org.ingestionKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ lines }),
+    });
+    assert.equal(reply.status, 200);
+  }
+});
+after(() => server.close());
+
+const get = (path: string, key = server.org.serviceKey) => request(`${server.url}${path}`, { headers: { servicekey: key } });
+const range = `from=${base}&to=${base + 60_000}`;
+
+test('facets list hosts, apps, levels and tags with counts, under the same filters', async () => {
+  const facets = (await get(`/v1/viewer/facets?${range}`)).json;
+  assert.deepEqual(facets.host, [{ value: 'alpha', count: 40 }, { value: 'beta', count: 40 }]);
+  assert.deepEqual(facets.app, [{ value: 'api', count: 40 }, { value: 'worker', count: 40 }]);
+  assert.deepEqual(facets.level, [{ value: 'INFO', count: 60 }, { value: 'ERROR', count: 20 }]);
+  assert.deepEqual(facets.tag, [{ value: 'blue', count: 80 }, { value: 'green', count: 40 }]);
+  const filtered = (await get(`/v1/viewer/facets?${range}&hosts=beta&query=${encodeURIComponent('level:error')}`)).json;
+  assert.deepEqual(filtered.host, [{ value: 'beta', count: 10 }]);
+});
+
+test('context shows the lines before and after from the same host, app or both, and pages outwards', async () => {
+  const [target] = jsonLines((await get(`/v1/export?${range}&hosts=alpha&query=${encodeURIComponent('"step 20"')}`)).text);
+  const context = (await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}&by=host&before=3&after=2`)).json;
+  assert.equal(context.line._line, 'step 20');
+  assert.deepEqual(context.before.map((l: { _line: string }) => l._line), ['step 17', 'step 18', 'step 19']);
+  assert.deepEqual(context.after.map((l: { _line: string }) => l._line), ['step 21', 'step 22']);
+  assert.ok([...context.before, ...context.after].every((l: { _host: string }) => l._host === 'alpha'));
+
+  const both = (await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}&by=both&before=2&after=2`)).json;
+  assert.deepEqual(both.before.map((l: { _line: string }) => l._line), ['step 16', 'step 18'], 'same host and same app (worker)');
+
+  const byApp = (await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}&by=app&before=2&after=0&anchor=before`)).json;
+  assert.equal(byApp.before.length, 2);
+  assert.ok(byApp.before.every((l: { _app: string }) => l._app === 'worker'));
+  assert.deepEqual(byApp.after, []);
+
+  const first = context.before[0];
+  const more = (await get(`/v1/viewer/context?id=${first._id}&ts=${first._ts}&by=host&before=2&anchor=before`)).json;
+  assert.deepEqual(more.before.map((l: { _line: string }) => l._line), ['step 15', 'step 16'], 'load more before');
+});
+
+test("context refuses bad parameters and another organisation's lines", async () => {
+  const [target] = jsonLines((await get(`/v1/export?${range}&size=1`)).text);
+  assert.equal((await get(`/v1/viewer/context?id=x&ts=1`)).status, 400);
+  assert.equal((await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}&by=pod`)).status, 400);
+  const other = server.createOrg('other');
+  assert.equal((await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}`, other.serviceKey)).status, 404);
+  assert.deepEqual((await get(`/v1/viewer/facets?${range}`, other.serviceKey)).json.host, []);
+});
