@@ -11,6 +11,7 @@ import { Views } from './config/views.js';
 import { Sessions } from './config/sessions.js';
 import { ServiceAuth } from './http/service-auth.js';
 import { sessionRoutes } from './web/session-routes.js';
+import { viewerStatic } from './web/static.js';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import { TailHub } from './tail/hub.js';
@@ -134,6 +135,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { auth, outbox });
   await app.register(tailRoute, { auth, hub: tail });
+  if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
 
   try {
     await app.listen({ port: settings.port, host: settings.host });

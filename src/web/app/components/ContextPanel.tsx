@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'react';
+import { type LogLine, api } from '../api.js';
+import { levelClass } from './LineList.js';
+
+type By = 'host' | 'app' | 'both';
+interface Context {
+  line: LogLine;
+  before: LogLine[];
+  after: LogLine[];
+}
+
+const PAGE = 20;
+
+/** "View in context": the lines before and after one line, from the same host, app or both. */
+export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => void }) {
+  const [by, setBy] = useState<By>('host');
+  const [context, setContext] = useState<Context | null>(null);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    setContext(null);
+    api<Context>('GET', `/v1/viewer/context?id=${line._id}&ts=${line._ts}&by=${by}&before=${PAGE}&after=${PAGE}`).then(setContext, (e) => setError(e.message));
+  }, [line._id, by]);
+
+  const more = async (side: 'before' | 'after') => {
+    if (!context) return;
+    const edge = side === 'before' ? context.before[0] : context.after[context.after.length - 1];
+    if (!edge) return;
+    const page = await api<Context>('GET', `/v1/viewer/context?id=${edge._id}&ts=${edge._ts}&by=${by}&${side}=${PAGE}&anchor=${side}`);
+    setContext(side === 'before' ? { ...context, before: [...page.before, ...context.before] } : { ...context, after: [...context.after, ...page.after] });
+  };
+
+  const row = (item: LogLine, focus = false) => (
+    <div key={item._id} className={`context-line ${focus ? 'focus' : ''}`} data-testid={focus ? 'context-focus' : 'context-line'}>
+      <time>{new Date(item._ts).toLocaleTimeString(undefined, { hour12: false })}</time>
+      <span className={`level ${levelClass(item.level)}`}>{item.level}</span>
+      <span className="host">{item._host}</span>
+      <span className="app">{item._app}</span>
+      <span className="text">{item._line}</span>
+    </div>
+  );
+
+  return (
+    <div className="modal" role="dialog" aria-modal="true" aria-label="Line in context" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+      <div className="modal-body wide">
+        <header className="modal-header">
+          <h2>In context</h2>
+          <div className="segmented" role="radiogroup" aria-label="Context from">
+            {(['host', 'app', 'both'] as const).map((option) => (
+              <button key={option} type="button" role="radio" aria-checked={by === option} className={by === option ? 'active' : ''} onClick={() => setBy(option)}>
+                Same {option === 'both' ? 'host and app' : option}
+              </button>
+            ))}
+          </div>
+          <button type="button" onClick={onClose} autoFocus>
+            Close
+          </button>
+        </header>
+        {error && <p className="error">{error}</p>}
+        {context && (
+          <div className="context-lines">
+            <button type="button" className="load-more" onClick={() => void more('before')}>
+              Load {PAGE} earlier
+            </button>
+            {context.before.map((item) => row(item))}
+            {row(context.line, true)}
+            {context.after.map((item) => row(item))}
+            <button type="button" className="load-more" onClick={() => void more('after')}>
+              Load {PAGE} later
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

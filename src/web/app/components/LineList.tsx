@@ -1,0 +1,105 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { LogLine } from '../api.js';
+import { LineDetails } from './LineDetails.js';
+
+interface Props {
+  lines: LogLine[];
+  selected: number;
+  expanded: Set<string>;
+  onSelect: (index: number) => void;
+  onToggle: (line: LogLine) => void;
+  onFilter: (field: string, value: string) => void;
+  onContext: (line: LogLine) => void;
+  /** Near the top: load older lines. */
+  onReachTop: () => void;
+  /** Whether the list is scrolled to its newest line; live tail pauses when it is not. */
+  onAtBottomChange: (atBottom: boolean) => void;
+  /** Keep the newest line in view as lines arrive. */
+  follow: boolean;
+  /** How many lines were just added at the top (older), to keep the reader's place. */
+  prepended: number;
+}
+
+const ROW = 22;
+const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
+
+export function levelClass(level: string): string {
+  const upper = level.toUpperCase();
+  if (['FATAL', 'CRITICAL', 'EMERGENCY', 'ALERT'].includes(upper)) return 'level-fatal';
+  if (upper === 'ERROR' || upper === 'SEVERE') return 'level-error';
+  if (upper === 'WARN') return 'level-warn';
+  if (upper === 'INFO') return 'level-info';
+  if (upper === 'DEBUG' || upper === 'TRACE') return 'level-debug';
+  return 'level-other';
+}
+
+/** Log lines, oldest at the top, virtualised so that 100,000 lines scroll smoothly. */
+export function LineList(props: Props) {
+  const { lines, selected, expanded } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 20,
+    getItemKey: (index) => lines[index]._id,
+  });
+
+  useLayoutEffect(() => {
+    if (props.prepended > 0) virtualizer.scrollToIndex(props.prepended, { align: 'start' });
+  }, [props.prepended]);
+
+  useEffect(() => {
+    if (props.follow && lines.length) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
+  }, [lines.length, props.follow]);
+
+  useEffect(() => {
+    if (selected >= 0 && selected < lines.length) virtualizer.scrollToIndex(selected, { align: 'auto' });
+  }, [selected]);
+
+  const onScroll = () => {
+    const element = scroller.current!;
+    if (element.scrollTop < ROW * 5) props.onReachTop();
+    props.onAtBottomChange(element.scrollHeight - element.scrollTop - element.clientHeight < ROW * 2);
+  };
+
+  return (
+    <div className="line-list" ref={scroller} onScroll={onScroll} role="list" aria-label="Log lines" data-testid="line-list">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const line = lines[item.index];
+          const open = expanded.has(line._id);
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className={`line ${item.index === selected ? 'selected' : ''} ${open ? 'open' : ''}`}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
+              role="listitem"
+              data-testid="line"
+            >
+              <button
+                type="button"
+                className="line-summary"
+                aria-expanded={open}
+                onClick={() => {
+                  props.onSelect(item.index);
+                  props.onToggle(line);
+                }}
+              >
+                <time dateTime={line.timestamp}>{timeFormat.format(new Date(line._ts))}</time>
+                <span className={`level ${levelClass(line.level)}`}>{line.level || '—'}</span>
+                <span className="host">{line._host}</span>
+                <span className="app">{line._app}</span>
+                <span className="text">{line._line}</span>
+              </button>
+              {open && <LineDetails line={line} onFilter={props.onFilter} onContext={props.onContext} />}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

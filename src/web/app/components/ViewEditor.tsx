@@ -1,0 +1,220 @@
+import { useState } from 'react';
+import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
+
+interface Draft {
+  name: string;
+  query: string;
+  hosts: string[];
+  apps: string[];
+  levels: string[];
+  tags: string[];
+  category: string;
+  presetid: string;
+  channels: Channel[];
+}
+
+interface Props {
+  /** An existing view to edit, or the current search to save as a new one. */
+  view: View | null;
+  search: { query: string; hosts: string[]; apps: string[]; levels: string[]; tags: string[] };
+  presets: Preset[];
+  categories: string[];
+  onSaved: (view: View) => void;
+  onClose: () => void;
+}
+
+const INTERVALS = ['30', '1m', '5m', '15m', '30m', '1h', '6h', '12h', '24h', '25h'];
+
+function blankChannel(integration: string): Channel {
+  const base: Channel = { integration, operator: 'presence', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false };
+  if (integration === 'email') return { ...base, emails: [], timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+  if (integration === 'webhook') return { ...base, url: '', method: 'post', bodyTemplate: '' };
+  return { ...base, key: '' };
+}
+
+/**
+ * Saving a search as a view, or editing one, with its alert channels. It uses the configuration
+ * API as any client does, and shows that API's validation messages beside the form.
+ */
+export function ViewEditor({ view, search, presets, categories, onSaved, onClose }: Props) {
+  const [draft, setDraft] = useState<Draft>(() => ({
+    name: view?.name ?? '',
+    query: view?.query ?? search.query,
+    hosts: view?.hosts ?? search.hosts,
+    apps: view?.apps ?? search.apps,
+    levels: view?.levels ?? search.levels,
+    tags: view?.tags ?? search.tags,
+    category: view?.category[0] ?? '',
+    presetid: view?.presetids[0] ?? '',
+    // A preset's channels show on the view; only the view's own are edited here.
+    channels: (view?.channels ?? []).filter((channel) => !presets.some((preset) => preset.channels.some((c) => c.alertid === channel.alertid))),
+  }));
+  const [problems, setProblems] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  const setChannel = (index: number, change: Partial<Channel>) =>
+    setDraft({ ...draft, channels: draft.channels.map((channel, i) => (i === index ? { ...channel, ...change } : channel)) });
+
+  const save = async () => {
+    setSaving(true);
+    setProblems([]);
+    const body: Record<string, unknown> = {
+      name: draft.name,
+      query: draft.query,
+      hosts: draft.hosts,
+      apps: draft.apps,
+      levels: draft.levels,
+      tags: draft.tags,
+      category: draft.category ? [draft.category] : [],
+      channels: draft.channels.map(({ alertid: _drop, bodyTemplate, ...channel }) => {
+        const out: Record<string, unknown> = { ...channel };
+        if (bodyTemplate) {
+          try {
+            out.bodyTemplate = JSON.parse(bodyTemplate);
+          } catch {
+            out.bodyTemplate = bodyTemplate; // the API says what is wrong with it
+          }
+        }
+        return out;
+      }),
+    };
+    if (draft.presetid) body.presetid = draft.presetid;
+    try {
+      // A category typed here for the first time is created, as the viewer's users expect.
+      if (draft.category && !categories.some((name) => name.toLowerCase() === draft.category.toLowerCase())) {
+        await api('POST', '/v1/config/categories/views', { name: draft.category });
+      }
+      const saved = view ? await api<View>('PUT', `/v1/config/view/${view.viewid}`, body) : await api<View>('POST', '/v1/config/view', body);
+      onSaved(saved);
+    } catch (error) {
+      if (error instanceof ApiError) setProblems(error.body.details?.map((detail) => detail.message) ?? [error.body.error]);
+      else setProblems([String(error)]);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="modal" role="dialog" aria-modal="true" aria-label={view ? 'Edit view' : 'Save view'}>
+      <form
+        className="modal-body"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <header className="modal-header">
+          <h2>{view ? `Edit “${view.name}”` : 'Save search as a view'}</h2>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </header>
+        <label>
+          Name <input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} autoFocus data-testid="view-name" />
+        </label>
+        <label>
+          Query <input value={draft.query} onChange={(e) => setDraft({ ...draft, query: e.target.value })} className="mono" />
+        </label>
+        <p className="muted">
+          Filters: {['hosts', 'apps', 'levels', 'tags'].map((k) => `${k} ${(draft[k as 'hosts'] as string[]).join(', ') || 'any'}`).join(' · ')}
+        </p>
+        <label>
+          Category
+          <input list="categories" value={draft.category} onChange={(e) => setDraft({ ...draft, category: e.target.value })} />
+          <datalist id="categories">
+            {categories.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+        </label>
+        <label>
+          Preset alert
+          <select value={draft.presetid} onChange={(e) => setDraft({ ...draft, presetid: e.target.value })}>
+            <option value="">None</option>
+            {presets.map((preset) => (
+              <option key={preset.presetid} value={preset.presetid}>
+                {preset.name}
+              </option>
+            ))}
+          </select>
+        </label>
+
+        <fieldset className="channels">
+          <legend>Alerts</legend>
+          {draft.channels.map((channel, index) => (
+            <div className="channel" key={index} data-testid="channel">
+              <div className="channel-row">
+                <strong>{channel.integration}</strong>
+                <select aria-label="Operator" value={channel.operator} onChange={(e) => setChannel(index, { operator: e.target.value, ...(e.target.value === 'absence' ? { immediate: false, terminal: true, triggerinterval: '15m' } : {}) })}>
+                  <option value="presence">when at least</option>
+                  <option value="absence">when fewer than</option>
+                </select>
+                <input aria-label="Trigger limit" type="number" min={1} max={100000} value={channel.triggerlimit} onChange={(e) => setChannel(index, { triggerlimit: Number(e.target.value) })} />
+                <span>lines in</span>
+                <select aria-label="Trigger interval" value={channel.triggerinterval} onChange={(e) => setChannel(index, { triggerinterval: e.target.value })}>
+                  {INTERVALS.map((interval) => (
+                    <option key={interval} value={interval}>
+                      {interval === '30' ? '30s' : interval}
+                    </option>
+                  ))}
+                </select>
+                <label className="inline">
+                  <input type="checkbox" checked={!!channel.immediate} onChange={(e) => setChannel(index, { immediate: e.target.checked })} /> immediately
+                </label>
+                <label className="inline">
+                  <input type="checkbox" checked={!!channel.terminal} onChange={(e) => setChannel(index, { terminal: e.target.checked })} /> at window end
+                </label>
+                <button type="button" aria-label="Remove alert" onClick={() => setDraft({ ...draft, channels: draft.channels.filter((_, i) => i !== index) })}>
+                  Remove
+                </button>
+              </div>
+              {channel.integration === 'email' && (
+                <div className="channel-row">
+                  <input aria-label="E-mail addresses" placeholder="ops@example.com, dev@example.com" value={(channel.emails ?? []).join(', ')} onChange={(e) => setChannel(index, { emails: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) })} />
+                  <input aria-label="Time zone" value={channel.timezone ?? ''} onChange={(e) => setChannel(index, { timezone: e.target.value })} />
+                </div>
+              )}
+              {channel.integration === 'webhook' && (
+                <div className="channel-row">
+                  <select aria-label="Method" value={channel.method} onChange={(e) => setChannel(index, { method: e.target.value })}>
+                    {['post', 'put', 'patch', 'get', 'delete'].map((m) => (
+                      <option key={m}>{m}</option>
+                    ))}
+                  </select>
+                  <input aria-label="Webhook URL" placeholder="https://hooks.example.com/..." value={channel.url ?? ''} onChange={(e) => setChannel(index, { url: e.target.value })} data-testid="webhook-url" />
+                  <textarea aria-label="Body template" placeholder='{"text": "{{ matches }} lines in {{ name }}"}' value={channel.bodyTemplate ?? ''} onChange={(e) => setChannel(index, { bodyTemplate: e.target.value })} />
+                </div>
+              )}
+              {(channel.integration === 'incidentpaging' || channel.integration === 'pagerduty') && (
+                <div className="channel-row">
+                  <input aria-label="Routing key" placeholder="PagerDuty routing key" value={channel.key ?? ''} onChange={(e) => setChannel(index, { key: e.target.value })} />
+                </div>
+              )}
+            </div>
+          ))}
+          <div className="channel-row">
+            <span>Add an alert:</span>
+            {['email', 'webhook', 'incidentpaging'].map((integration) => (
+              <button key={integration} type="button" onClick={() => setDraft({ ...draft, channels: [...draft.channels, blankChannel(integration)] })}>
+                + {integration === 'incidentpaging' ? 'paging' : integration}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+
+        {problems.length > 0 && (
+          <ul className="error" role="alert" data-testid="view-errors">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        )}
+        <footer className="modal-footer">
+          <button type="submit" className="primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save view'}
+          </button>
+        </footer>
+      </form>
+    </div>
+  );
+}

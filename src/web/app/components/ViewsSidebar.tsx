@@ -1,0 +1,56 @@
+import type { View } from '../api.js';
+
+interface Props {
+  views: View[];
+  current: string;
+  onOpen: (view: View) => void;
+  onEdit: (view: View) => void;
+  onDelete: (view: View) => void;
+  onNew: () => void;
+}
+
+/** Saved views, grouped by category; a bell marks views with alerts. */
+export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew }: Props) {
+  const groups = new Map<string, View[]>();
+  for (const view of views) {
+    const category = view.category[0] ?? 'Uncategorized';
+    groups.set(category, [...(groups.get(category) ?? []), view]);
+  }
+  const names = [...groups.keys()].sort((a, b) => (a === 'Uncategorized' ? 1 : b === 'Uncategorized' ? -1 : a.localeCompare(b)));
+  return (
+    <nav className="views" aria-label="Views">
+      <div className="views-header">
+        <h2>Views</h2>
+        <button type="button" onClick={onNew} data-testid="save-view">
+          Save search
+        </button>
+      </div>
+      {views.length === 0 && <p className="muted">Save a search to keep it here.</p>}
+      {names.map((name) => (
+        <section key={name}>
+          <h3>{name}</h3>
+          <ul>
+            {groups.get(name)!.map((view) => (
+              <li key={view.viewid} className={view.viewid === current ? 'current' : ''}>
+                <button type="button" className="view-link" onClick={() => onOpen(view)} data-testid="view-link">
+                  {view.name}
+                  {view.channels.length > 0 && (
+                    <span className="bell" role="img" aria-label="has alerts" title={`${view.channels.length} alert(s)`}>
+                      🔔
+                    </span>
+                  )}
+                </button>
+                <button type="button" className="icon" aria-label={`Edit ${view.name}`} onClick={() => onEdit(view)}>
+                  ✎
+                </button>
+                <button type="button" className="icon" aria-label={`Delete ${view.name}`} onClick={() => onDelete(view)}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </nav>
+  );
+}

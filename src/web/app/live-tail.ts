@@ -1,0 +1,62 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Filters, LogLine } from './api.js';
+
+export type TailStatus = 'off' | 'connecting' | 'live' | 'reconnecting';
+
+/**
+ * Streams new matching lines from /ws/tail while `enabled`, reconnecting on its own (after 1 s,
+ * then backing off to 10 s) when the connection drops, for example when the server restarts.
+ */
+export function useLiveTail(enabled: boolean, filters: Filters, onLines: (lines: LogLine[]) => void) {
+  const [status, setStatus] = useState<TailStatus>('off');
+  const [sampled, setSampled] = useState(0);
+  const handler = useRef(onLines);
+  handler.current = onLines;
+  const key = JSON.stringify([filters.q, filters.hosts, filters.apps, filters.levels, filters.tags]);
+
+  useEffect(() => {
+    if (!enabled) {
+      setStatus('off');
+      return;
+    }
+    let socket: WebSocket | undefined;
+    let stopped = false;
+    let delay = 1000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      const params = new URLSearchParams();
+      if (filters.q) params.set('q', filters.q);
+      for (const name of ['hosts', 'apps', 'levels', 'tags'] as const) if (filters[name].length) params.set(name, filters[name].join(','));
+      const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+      socket = new WebSocket(`${scheme}://${window.location.host}/ws/tail?${params}`, 'json');
+      socket.onopen = () => {
+        delay = 1000;
+        setStatus('live');
+      };
+      socket.onmessage = (event) => {
+        const message = JSON.parse(String(event.data));
+        if (message.e === 'meta') {
+          if (message.p?.sampled) setSampled((n) => n + Number(message.p.dropped ?? 0));
+          return;
+        }
+        handler.current(Array.isArray(message.p) ? message.p : [message.p]);
+      };
+      socket.onclose = () => {
+        if (stopped) return;
+        setStatus('reconnecting');
+        timer = setTimeout(connect, delay);
+        delay = Math.min(10_000, delay * 2);
+      };
+    };
+    setStatus('connecting');
+    setSampled(0);
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      socket?.close();
+    };
+  }, [enabled, key]);
+
+  return { status, sampled };
+}
