@@ -85,6 +85,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
   const [lines, setLines] = useState<LogLine[]>([]);
   const [olderCursor, setOlderCursor] = useState<string | null>(null);
   const [prepended, setPrepended] = useState(0);
+  const [searchSerial, setSearchSerial] = useState(0);
   const [loading, setLoading] = useState(false);
   const [histogram, setHistogram] = useState<{ buckets: HistogramBucket[]; interval: number }>({ buckets: [], interval: 1 });
   const [facets, setFacets] = useState<Facets | null>(null);
@@ -158,6 +159,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
         setLines(page.lines);
         setOlderCursor(page.pagination_id);
         setPrepended(0);
+        setSearchSerial((serial) => serial + 1);
         setHistogram(timeline);
         setFacets(values);
         setLoading(false);
@@ -382,6 +384,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
             onAtBottomChange={setAtBottom}
             follow={state.live && !paused}
             prepended={prepended}
+            searchSerial={searchSerial}
           />
           {pending.length > 0 && (
             <button type="button" className="new-lines" onClick={resume} data-testid="new-lines">

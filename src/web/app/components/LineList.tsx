@@ -19,6 +19,8 @@ interface Props {
   follow: boolean;
   /** How many lines were just added at the top (older), to keep the reader's place. */
   prepended: number;
+  /** Changes with every new search, whose results open at the newest line. */
+  searchSerial: number;
 }
 
 const ROW = 22;
@@ -53,6 +55,10 @@ export function LineList(props: Props) {
   useEffect(() => {
     if (props.follow && lines.length) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
   }, [lines.length, props.follow]);
+
+  useLayoutEffect(() => {
+    if (lines.length) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
+  }, [props.searchSerial]);
 
   useEffect(() => {
     if (selected >= 0 && selected < lines.length) virtualizer.scrollToIndex(selected, { align: 'auto' });
