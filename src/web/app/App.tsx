@@ -79,7 +79,8 @@ export function App() {
 function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
   const [state, setState] = useState<ViewerState>(readState);
   const [now, setNow] = useState(Date.now);
-  const filters = useMemo(() => toFilters(state, now), [state, now]);
+  // Recomputed when a search starts (update() moves `now` whenever a searched field changes).
+  const filters = useMemo(() => toFilters(state, now), [now]);
   const [queryText, setQueryText] = useState(state.q);
   const [queryError, setQueryError] = useState<{ message: string; position?: number } | null>(null);
   const [lines, setLines] = useState<LogLine[]>([]);
@@ -102,6 +103,8 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
   const [theme, setTheme] = useState(() => localStorage.getItem('logstead-theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
   const searchBox = useRef<HTMLInputElement>(null);
   const loadingOlder = useRef(false);
+  /** Live lines that arrive while a search is loading, added once its results are in. */
+  const arrivedDuringSearch = useRef<LogLine[] | null>(null);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -114,7 +117,8 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
       writeState(next);
       return next;
     });
-    setNow(Date.now());
+    // Only a change to what is searched starts a new search; switching live tail or the view label does not.
+    if (Object.keys(change).some((key) => key !== 'live' && key !== 'view')) setNow(Date.now());
   }, []);
 
   useEffect(() => {
@@ -147,6 +151,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
     setExpanded(new Set());
     setSelected(-1);
     setPending([]);
+    arrivedDuringSearch.current = [];
     const params = filterParams(filters);
     Promise.all([
       api<Page>('GET', `/v2/export?${filterParams(filters, { size: String(PAGE_SIZE), prefer: 'tail' })}`),
@@ -156,7 +161,9 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
       ([page, timeline, values]) => {
         if (cancelled) return;
         setQueryError(null);
-        setLines(page.lines);
+        const seen = new Set(page.lines.map((line) => line._id));
+        setLines([...page.lines, ...(arrivedDuringSearch.current ?? []).filter((line) => !seen.has(line._id))]);
+        arrivedDuringSearch.current = null;
         setOlderCursor(page.pagination_id);
         setPrepended(0);
         setSearchSerial((serial) => serial + 1);
@@ -166,6 +173,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
       },
       (error) => {
         if (cancelled) return;
+        arrivedDuringSearch.current = null;
         setLoading(false);
         if (error instanceof ApiError) setQueryError({ message: error.body.expected ? `Expected ${error.body.expected}` : error.body.error, position: error.body.position });
         else setQueryError({ message: String(error) });
@@ -193,7 +201,8 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
   // Live tail: new lines append at the bottom, unless the reader has scrolled up or is selecting.
   const paused = !atBottom || selecting;
   const { status, sampled } = useLiveTail(state.live && !queryError, filters, (incoming) => {
-    if (paused) setPending((current) => [...current, ...incoming].slice(-MAX_LINES));
+    if (arrivedDuringSearch.current) arrivedDuringSearch.current.push(...incoming);
+    else if (paused) setPending((current) => [...current, ...incoming].slice(-MAX_LINES));
     else setLines((current) => [...current, ...incoming].slice(-MAX_LINES));
   });
   const resume = () => {
