@@ -4,7 +4,6 @@
  * Usage: node dist/bench/search/run.js [--quick] [--lines N] [--runs N]
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,7 @@ import { loadSettings } from '../../src/settings.js';
 import type { LineFilter, LogStore } from '../../src/store/log-store.js';
 import { startProcess, stopProcess } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
-import { lineGenerator } from '../lib/synthetic-lines.js';
+import { ingestDataset } from '../lib/ingest-dataset.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -27,56 +26,7 @@ const { values: options } = parseArgs({
 });
 const TOTAL = Number(options.lines ?? (options.quick ? 300_000 : 10_000_000));
 const RUNS = Number(options.runs);
-const BODY_LINES = 5000;
-const CONNECTIONS = 6;
-const NEEDLES = 12;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Sends TOTAL lines spread evenly over the last 23 hours, oldest first, with 12 `segfault` needles. */
-async function ingest(url: string, key: string, spanStart: number, spanMs: number): Promise<{ seconds: number; rawBytes: number }> {
-  const generator = lineGenerator(11);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const target = new URL(url);
-  const needleEvery = Math.floor(TOTAL / NEEDLES);
-  let sent = 0;
-  let rawBytes = 0;
-  const begin = performance.now();
-  const post = (body: string, host: string) =>
-    new Promise<void>((resolve, reject) => {
-      const request = http.request(
-        { agent, host: target.hostname, port: target.port, method: 'POST', path: `/logs/ingest?hostname=${host}`, headers: { apikey: key, 'content-type': 'application/json' } },
-        (response) => {
-          response.resume();
-          response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`ingest answered ${response.statusCode}`))));
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
-  const worker = async () => {
-    while (sent < TOTAL) {
-      const first = sent;
-      const count = Math.min(BODY_LINES, TOTAL - first);
-      sent += count;
-      const lines = [];
-      for (let i = first; i < first + count; i++) {
-        const line = generator.next(spanStart + Math.floor((i / TOTAL) * spanMs));
-        if (i % needleEvery === needleEvery - 1) line.line += ' kernel: segfault at 0 ip 00007f';
-        lines.push(line);
-      }
-      const body = JSON.stringify({ lines });
-      rawBytes += body.length;
-      await post(body, generator.host());
-      const done = first + count;
-      if (Math.floor(done / 1_000_000) !== Math.floor(first / 1_000_000)) {
-        process.stdout.write(`  ${Math.floor(done / 1_000_000)}M lines sent, ${((performance.now() - begin) / 1000).toFixed(0)} s\n`);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  agent.destroy();
-  return { seconds: (performance.now() - begin) / 1000, rawBytes };
-}
 
 interface Case {
   name: string;
@@ -127,7 +77,7 @@ async function main() {
 
   const serving = await startProcess(path.join(root, 'bin/logstead.js'), ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
-  const ingested = await ingest(serving.url, credentials.ingestionKey, spanStart, spanMs);
+  const ingested = await ingestDataset(serving.url, credentials.ingestionKey, TOTAL, spanStart, spanMs);
   await stopProcess(serving.child);
   console.log(`  ingested in ${ingested.seconds.toFixed(0)} s (${Math.round(TOTAL / ingested.seconds).toLocaleString('en')} lines/s)`);
 
