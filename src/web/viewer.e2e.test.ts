@@ -223,6 +223,36 @@ test("another organisation's session sees none of these lines, views or tail", a
   await context.close();
 });
 
+test('the line list stays virtualised: thousands of lines loaded, only a screenful in the page', async () => {
+  const busy = server.createOrg('busy');
+  const now = Date.now();
+  for (let batch = 0; batch < 4; batch++) {
+    await ingest(Array.from({ length: 2500 }, (_, i) => ({ line: `bulk line ${batch * 2500 + i}`, timestamp: now - 3_000_000 + (batch * 2500 + i) * 200 })), 'bulk', busy.ingestionKey);
+  }
+  const context = await browser.newContext({ viewport: { width: 1400, height: 820 } });
+  const busyPage = await context.newPage();
+  await signIn(busyPage, busy.serviceKey);
+  await busyPage.locator('[data-testid=line] .text', { hasText: 'bulk line 9999' }).waitFor();
+  const list = busyPage.locator('[data-testid=line-list]');
+  // Each scroll to the top loads an older page (500 lines).
+  const loaded = await eventually(
+    async () => {
+      await list.evaluate((element) => {
+        element.scrollTop = 50;
+        element.scrollTop = 0;
+      });
+      await busyPage.waitForTimeout(200);
+      const lines = await list.evaluate((element) => Math.round(element.scrollHeight / 22));
+      return lines >= 3000 ? lines : undefined;
+    },
+    30_000,
+    'older pages to load',
+  );
+  const rendered = await busyPage.locator('[data-testid=line]').count();
+  assert.ok(rendered < 150, `${rendered} rows in the page for ${loaded} lines`);
+  await context.close();
+});
+
 test('keyboard: / focuses the search, j and k move, Enter opens a line', async () => {
   await page.keyboard.press('Escape');
   await page.evaluate('document.activeElement && document.activeElement.blur()');
