@@ -1,16 +1,9 @@
 import type { Filters } from './api.js';
 
 /** The whole search lives in the URL, so a search can be shared and reloaded. */
-export interface ViewerState {
-  q: string;
+export interface ViewerState extends Filters {
   /** A preset such as "1h", or "custom" with from/to. */
   range: string;
-  from: number;
-  to: number;
-  hosts: string[];
-  apps: string[];
-  levels: string[];
-  tags: string[];
   view: string;
   live: boolean;
 }
