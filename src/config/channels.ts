@@ -39,9 +39,15 @@ function isTimeZone(zone: string): boolean {
 }
 
 const MAX_TEMPLATE_BYTES = 64 * 1024;
+/** An HTTP token (RFC 9110): what a header name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the HTTP client sets itself; letting a channel set them would corrupt the request. */
+const MANAGED_HEADERS = ['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection'];
 const MAX_TEMPLATE_DEPTH = 20;
 
 const channelSchema = Joi.object({
+  /** Sent back by clients that read it; an unknown one is ignored and a new one given. */
+  alertid: Joi.string().max(64),
   integration: Joi.string().valid(...INTEGRATIONS).required(),
   operator: Joi.string().valid('presence', 'absence').default('presence'),
   triggerlimit: Joi.number().integer().min(1).max(100_000).required(),
@@ -81,7 +87,21 @@ const channelSchema = Joi.object({
   }),
   headers: Joi.when('integration', {
     is: 'webhook',
-    then: Joi.object().pattern(Joi.string().max(256), Joi.string().max(8192)).max(50),
+    then: Joi.object()
+      .pattern(Joi.string().max(256), Joi.string().max(8192).pattern(/^[^\r\n\0]*$/).allow('').messages({ 'string.pattern.base': '{{#label}} must not contain line breaks' }))
+      .max(50)
+      // Names are checked here, not by the pattern: a key the pattern refused would only be dropped.
+      .custom((headers: Record<string, string>, helpers) => {
+        for (const name of Object.keys(headers)) {
+          if (!HEADER_NAME.test(name)) return helpers.error('headers.name', { name });
+          if (MANAGED_HEADERS.includes(name.toLowerCase())) return helpers.error('headers.managed', { name });
+        }
+        return headers;
+      })
+      .messages({
+        'headers.name': '{{#label}} has "{{#name}}", which is not a valid HTTP header name',
+        'headers.managed': '{{#label}} has "{{#name}}", which Logstead sets itself',
+      }),
     otherwise: Joi.forbidden(),
   }),
   bodyTemplate: Joi.when('integration', {
@@ -99,7 +119,7 @@ const channelSchema = Joi.object({
     otherwise: Joi.forbidden(),
   }),
   key: Joi.when('integration', {
-    is: Joi.valid('incidentpaging', 'pagerduty'),
+    is: Joi.valid('incidentpaging', 'pagerduty').required(),
     then: Joi.string().max(256).required(),
     otherwise: Joi.forbidden(),
   }),
@@ -138,9 +158,31 @@ export function prepareChannels(raw: unknown): unknown {
   });
 }
 
-/** Gives every validated channel a fresh server-side alertid. */
-export function withAlertIds(channels: Array<Omit<Channel, 'alertid'>>): Channel[] {
-  return channels.map((channel) => ({ alertid: newId(), ...channel }));
+const sameSettings = (a: Omit<Channel, 'alertid'>, b: Omit<Channel, 'alertid'>) => {
+  const { alertid: _a, ...left } = a as Channel;
+  const { alertid: _b, ...right } = b as Channel;
+  return JSON.stringify(left, Object.keys(left).sort()) === JSON.stringify(right, Object.keys(right).sort());
+};
+
+/**
+ * Gives each validated channel its server-side alertid. On a replace, a channel keeps the id of the
+ * one it replaces (named by `alertid`, or identical in every setting), so that an unchanged alert
+ * keeps its window and does not fire twice because its view was renamed.
+ */
+export function withAlertIds(channels: Array<Omit<Channel, 'alertid'> & { alertid?: string }>, previous: Channel[] = []): Channel[] {
+  const available = new Map(previous.map((channel) => [channel.alertid, channel]));
+  const claimed = channels.map((channel) => (channel.alertid && available.has(channel.alertid) ? channel.alertid : undefined));
+  for (const id of claimed) if (id) available.delete(id);
+  return channels.map((channel, index) => {
+    const { alertid: _sent, ...settings } = channel;
+    let alertid = claimed[index];
+    if (!alertid) {
+      const twin = [...available.values()].find((old) => sameSettings(old, settings));
+      if (twin) available.delete(twin.alertid);
+      alertid = twin?.alertid ?? newId();
+    }
+    return { alertid, ...settings };
+  });
 }
 
 /**

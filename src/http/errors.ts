@@ -31,6 +31,8 @@ export const errors = {
   // Limits and overload, with the same envelope as BadRequest so clients can read `error`.
   payloadTooLarge: () =>
     new ApiError(413, envelope('Request body is larger than the 10 MB limit (after decompression).', 'PayloadTooLarge')),
+  bodyTooLarge: () => new ApiError(413, envelope('Request body is larger than the 1 MB limit of this API.', 'PayloadTooLarge')),
+  unsupportedMediaType: () => new ApiError(415, envelope('Send the body as JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
   // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).
   overloaded: () =>
     new ApiError(503, envelope('Ingestion is overloaded; retry the request later.', 'ServiceUnavailable')),

@@ -1,10 +1,11 @@
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { ApiError, errors } from './errors.js';
 
 /** Maps anything thrown while serving a request to a body from the error catalogue. */
 function toApiError(error: FastifyError, isIngest: boolean): ApiError {
   if (error instanceof ApiError) return error;
-  if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge();
+  if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return isIngest ? errors.payloadTooLarge() : errors.bodyTooLarge();
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType();
   const clientFault =
     (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) ||
     (typeof error.code === 'string' && error.code.startsWith('Z_')); // a corrupt gzip body
@@ -18,7 +19,22 @@ export function createHttpServer(logLevel: string): FastifyInstance {
     logger: { level: logLevel },
     // Per-request logs would cost more than ingesting the lines they describe.
     logController: new LogController({ disableRequestLogging: true }),
+    // Malformed URLs and over-long parameters get the catalogue's envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      (reply as FastifyReply).code(400).send(errors.invalidParameter(`Bad request: ${error.message}`).body);
+    },
     bodyLimit: 1024 * 1024,
+  });
+  // Bodies of the read and configuration APIs: JSON, where an empty body is no body (some clients
+  // send a JSON content type on every request) and keys such as "constructor" are plain data.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(errors.invalidParameter('The request body is not valid JSON.'), undefined);
+    }
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request.url.startsWith('/logs/'));

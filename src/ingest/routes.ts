@@ -36,7 +36,11 @@ function linesOf(body: Record<string, unknown> | undefined): unknown[] {
 /** Ingestion: POST /logs/ingest and the agents' POST /logs/agent, with one behaviour. */
 export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Promise<void> {
   // Browser clients post cross-origin; keys travel in headers, never cookies, so any origin may.
-  await app.register(cors, { origin: true, methods: ['POST', 'OPTIONS'], maxAge: 86400 });
+  // The CORS plugin applies server-wide, so it is told to answer for the ingest paths only.
+  await app.register(cors, {
+    delegator: (request, callback) =>
+      callback(null, request.url?.startsWith('/logs/') ? { origin: true, methods: ['POST', 'OPTIONS'], maxAge: 86400 } : { origin: false }),
+  });
   registerIngestBodyHandling(app);
 
   const authenticate = (request: FastifyRequest, body: Record<string, unknown> | undefined): string => {

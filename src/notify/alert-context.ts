@@ -26,9 +26,18 @@ export function templateContext(event: AlertEvent, publicUrl: string): Record<st
   };
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A trigger interval in words: "30" is 30 seconds, "5m" 5 minutes, "1h" 1 hour. */
+export function intervalInWords(triggerinterval: string): string {
+  const match = /^(\d+)([mh]?)$/.exec(triggerinterval);
+  if (!match) return triggerinterval;
+  return plural(Number(match[1]), match[2] === 'h' ? 'hour' : match[2] === 'm' ? 'minute' : 'second');
+}
+
 export function summary(event: AlertEvent): string {
   return event.kind === 'absence'
-    ? `Only ${event.matches} lines in view "${event.viewName}" (expected at least ${event.channel.triggerlimit})`
-    : `${event.matches} lines matched view "${event.viewName}"`;
+    ? `Only ${plural(event.matches, 'line')} in view "${event.viewName}" (expected at least ${event.channel.triggerlimit})`
+    : `${plural(event.matches, 'line')} matched view "${event.viewName}"`;
 }
 

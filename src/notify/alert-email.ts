@@ -1,5 +1,5 @@
 import type { AlertEvent } from '../alerts/evaluator.js';
-import { summary, templateContext } from './alert-context.js';
+import { intervalInWords, summary, templateContext } from './alert-context.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
@@ -15,10 +15,11 @@ export function alertEmail(event: AlertEvent, publicUrl: string): { subject: str
   const context = templateContext(event, publicUrl);
   const headline = summary(event);
   const window = `${formatInstant(event.windowStart, zone)} to ${formatInstant(event.windowEnd, zone)}`;
+  const interval = intervalInWords(event.channel.triggerinterval);
   const rule =
     event.channel.operator === 'absence'
-      ? `fewer than ${event.channel.triggerlimit} lines in ${event.channel.triggerinterval}`
-      : `${event.channel.triggerlimit} or more lines in ${event.channel.triggerinterval}`;
+      ? `fewer than ${event.channel.triggerlimit} lines in ${interval}`
+      : `${event.channel.triggerlimit} or more lines in ${interval}`;
   const lines = event.samples.map((sample) => ({ time: formatInstant(Number(sample._ts), zone), host: String(sample._host ?? ''), app: String(sample._app ?? ''), text: String(sample._line ?? '') }));
   const omitted = event.matches - lines.length;
   const more = omitted > 0 ? `${omitted} more matched ${omitted === 1 ? 'line is' : 'lines are'} not shown.` : '';

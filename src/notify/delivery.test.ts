@@ -226,6 +226,7 @@ describe('e-mail', () => {
     assert.deepEqual((Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((to) => to!.value.map((v) => v.address)), ['ops@example.com', 'dev@example.com']);
     assert.match(mail.text ?? '', /View: +Disk <full>/);
     assert.match(mail.text ?? '', /Matches: 2/);
+    assert.match(mail.text ?? '', /Alert: +2 or more lines in 15 minutes/);
     assert.match(mail.text ?? '', /disk full on \/var/);
     assert.match(mail.text ?? '', /https:\/\/logs\.example\.com\/\?view=/);
     const zone = new Intl.DateTimeFormat('en-GB', { timeZone: 'Pacific/Auckland', timeZoneName: 'short' }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')!.value;
@@ -262,7 +263,7 @@ describe('incident paging', () => {
     assert.equal(event.routing_key, 'routing-key-123');
     assert.equal(event.event_action, 'trigger');
     assert.equal(event.dedup_key, `logstead-${view.viewid}-${view.channels[0].alertid}`);
-    assert.equal(event.payload.summary, '1 lines matched view "Database down"');
+    assert.equal(event.payload.summary, '1 line matched view "Database down"');
     assert.equal(event.payload.severity, 'critical');
     assert.equal(event.payload.source, 'db-client-7');
     assert.equal(event.payload.custom_details.lines[0]._line, 'db: connection refused');

@@ -37,18 +37,21 @@ export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<
     }
     const headers: Record<string, string | number> = { 'user-agent': 'Logstead', ...request.headers };
     if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
-    const outgoing = client.request(
-      url,
-      { method: request.method.toUpperCase(), headers, timeout: TIMEOUT_MS, ...(allowInternal ? {} : { lookup: publicOnlyLookup }) },
-      (response) => {
+    let outgoing: http.ClientRequest;
+    try {
+      const options = { method: request.method.toUpperCase(), headers, timeout: TIMEOUT_MS, ...(allowInternal ? {} : { lookup: publicOnlyLookup }) };
+      outgoing = client.request(url, options, (response) => {
         response.resume();
         response.on('end', () => {
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
           resolve({ ok, retry: !ok && (status >= 500 || status === 429), detail: `HTTP ${status}` });
         });
-      },
-    );
+      });
+    } catch (error) {
+      // Refused before anything was sent (an invalid header, say): trying again cannot help.
+      return resolve({ ok: false, retry: false, detail: (error as Error).message });
+    }
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
     outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, retry: error.code !== INTERNAL_ADDRESS, detail: error.message }));
     outgoing.end(request.body);

@@ -179,6 +179,19 @@ test('saves the search as a view with a webhook alert, showing the API\'s valida
   await eventually(async () => ((await page.inputValue('[data-testid=query]')) === 'level:error' ? true : undefined));
 });
 
+test('a link from an alert opens its view at its line', async () => {
+  const views = await request(`${server.url}/v1/config/view`, { headers: { servicekey: server.org.serviceKey } });
+  const errorsView = views.json.find((view: { name: string }) => view.name === 'Errors');
+  const [line] = (await request(`${server.url}/v2/export?from=0&to=${Date.now()}&size=1&query=level:error`, { headers: { servicekey: server.org.serviceKey } })).json.lines;
+  await page.goto(`${server.url}/?view=${errorsView.viewid}&line=${line._id}`);
+  await eventually(async () => ((await page.inputValue('[data-testid=query]')) === 'level:error' ? true : undefined));
+  const details = page.locator('[data-testid=line-details]');
+  await details.waitFor();
+  assert.match(await details.innerText(), new RegExp(line._line));
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=line]');
+});
+
 test('live tail shows a new line within 2 seconds, pauses when scrolled up, and reconnects after a restart', async () => {
   await page.fill('[data-testid=query]', '');
   await page.press('[data-testid=query]', 'Enter');

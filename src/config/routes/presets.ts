@@ -14,13 +14,13 @@ const presetSchema = Joi.object({
 export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
   const { auth, presets } = deps;
 
-  const readBody = (request: FastifyRequest) => {
+  const readBody = (request: FastifyRequest, previous: Channel[] = []) => {
     const raw = request.body as Record<string, unknown> | undefined;
     const body = validate<{ name: string; channels: Array<Omit<Channel, 'alertid'>> }>(
       presetSchema,
       raw && typeof raw === 'object' ? { ...raw, channels: prepareChannels(raw.channels) } : raw,
     );
-    return { name: body.name, channels: withAlertIds(body.channels) };
+    return { name: body.name, channels: withAlertIds(body.channels, previous) };
   };
 
   const forRead = (preset: Preset) => ({ ...preset, channels: preset.channels.map(channelForRead) });
@@ -42,8 +42,9 @@ export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
 
   app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
     const account = auth.account(request);
-    if (!presets.get(account, request.params.presetid)) throw errors.resourceNotFound();
-    const { name, channels } = readBody(request);
+    const existing = presets.get(account, request.params.presetid);
+    if (!existing) throw errors.resourceNotFound();
+    const { name, channels } = readBody(request, existing.channels);
     const replaced = presets.replace(account, request.params.presetid, name, channels);
     if (!replaced) throw errors.resourceNotFound();
     return forWrite(replaced);

@@ -98,6 +98,19 @@ describe('views', () => {
     assert.deepEqual(read.json.channels, []);
   });
 
+  test('PUT keeps the alertid of a channel it leaves unchanged, so its alert window carries on', async () => {
+    const created = await call('POST', '/v1/config/view', { name: 'keep ids', query: 'x', channels: [emailChannel, webhookChannel] });
+    const [emailId, webhookId] = created.json.channels.map((c: { alertid: string }) => c.alertid);
+    // Terraform sends no alertid: an identical channel keeps its id, a changed one gets a new one.
+    const renamed = await call('PUT', `/v1/config/view/${created.json.viewid}`, { name: 'renamed', query: 'x', channels: [emailChannel, { ...webhookChannel, triggerlimit: 9 }] });
+    assert.equal(renamed.json.channels[0].alertid, emailId);
+    assert.notEqual(renamed.json.channels[1].alertid, webhookId);
+    // A client that sends the alertid back keeps it even when it changes settings.
+    const edited = await call('PUT', `/v1/config/view/${created.json.viewid}`, { name: 'renamed', query: 'x', channels: [{ ...emailChannel, alertid: emailId, triggerlimit: 7 }] });
+    assert.equal(edited.json.channels[0].alertid, emailId);
+    assert.equal(edited.json.channels[0].triggerlimit, 7);
+  });
+
   test('PUT on an unknown view says Nothing to configure; GET and DELETE say NotFound', async () => {
     const put = await call('PUT', '/v1/config/view/0000000000', { name: 'x', query: 'a' });
     assert.equal(put.status, 400);
@@ -178,6 +191,11 @@ describe('validation (compat reference §5.5)', () => {
     ['a paging channel without a key', { name: 'x', query: 'x', channels: [{ ...pagingChannel, key: undefined }] }, [['channels[0].key', '"channels[0].key" is required']]],
     ['a webhook without a url', { name: 'x', query: 'x', channels: [{ ...webhookChannel, url: undefined }] }, [['channels[0].url', '"channels[0].url" is required']]],
     ['a bodyTemplate that is not an object', { name: 'x', query: 'x', channels: [{ ...webhookChannel, bodyTemplate: '[1' }] }, [['channels[0].bodyTemplate', '"channels[0].bodyTemplate" must be of type object']]],
+    ['only empty filters', { name: 'x', query: '', hosts: [] }, [['value', '"value" must contain at least one of [query, hosts, apps, levels, tags]']]],
+    ['a channel with nothing in it', { name: 'x', query: 'x', channels: [{}] }, [['channels[0].integration', '"channels[0].integration" is required'], ['channels[0].triggerlimit', '"channels[0].triggerlimit" is required']]],
+    ['a header name that is not a token', { name: 'x', query: 'x', channels: [{ ...webhookChannel, headers: { 'bad header': 'x' } }] }, [['channels[0].headers', '"channels[0].headers" has "bad header", which is not a valid HTTP header name']]],
+    ['a header value with a line break', { name: 'x', query: 'x', channels: [{ ...webhookChannel, headers: { 'x-a': 'a\r\nInjected: yes' } }] }, [['channels[0].headers.x-a', '"channels[0].headers.x-a" must not contain line breaks']]],
+    ['a header the client must set itself', { name: 'x', query: 'x', channels: [{ ...webhookChannel, headers: { 'Content-Length': '1' } }] }, [['channels[0].headers', '"channels[0].headers" has "Content-Length", which Logstead sets itself']]],
     ['huge arrays', { name: 'x', hosts: Array.from({ length: 1001 }, (_, i) => `h${i}`) }, [['hosts', '"hosts" must contain less than or equal to 1000 items']]],
     ['an unknown preset', { name: 'x', query: 'x', presetid: 'ffffffffff' }, [['presetid', '"presetid" must be the id of an existing preset alert']]],
   ];
@@ -193,6 +211,22 @@ describe('validation (compat reference §5.5)', () => {
       assert.equal((await call('GET', '/v1/config/view')).json.length, before);
     });
   }
+
+  test('bodies the API cannot take get the envelope: too large, not JSON, malformed URLs', async () => {
+    const big = await call('POST', '/v1/config/view', { name: 'x', query: 'x', description: 'x'.repeat(1_100_000) });
+    assert.equal(big.status, 413);
+    assert.match(big.json.error, /1 MB limit/);
+    const form = await request(`${server.url}/v1/config/view`, { method: 'POST', headers: { servicekey: org.serviceKey, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
+    assert.equal(form.status, 415);
+    assert.equal(form.json.code, 'UnsupportedMediaType');
+    const badUrl = await request(`${server.url}/v1/config/view/%00%ff`, { headers: { servicekey: org.serviceKey } });
+    assert.equal(badUrl.status, 400);
+    assert.equal(badUrl.json.code, 'BadRequest');
+    const created = await call('POST', '/v1/config/view', { name: 'constructor', query: 'x', constructor: 1 });
+    assert.equal(created.status, 200, 'a "constructor" key is plain data');
+    const emptyJson = await request(`${server.url}/v1/config/view/${created.json.viewid}`, { method: 'DELETE', headers: { servicekey: org.serviceKey, 'content-type': 'application/json' } });
+    assert.equal(emptyJson.status, 200, 'a JSON content type with no body is no body');
+  });
 
   test('deeply nested and malformed bodies get 400, never 500', async () => {
     const nested = `${'{"a":'.repeat(5000)}"x"${'}'.repeat(5000)}`;

@@ -39,9 +39,17 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
-  const readBody = (account: string, request: FastifyRequest) => {
+  const readBody = (account: string, request: FastifyRequest, previous: Channel[] = []) => {
     const raw = request.body as Record<string, unknown> | undefined;
-    const body = validate<ViewBody>(viewSchema, raw && typeof raw === 'object' ? { ...raw, channels: prepareChannels(raw.channels) } : raw);
+    const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels(raw.channels) } : raw;
+    // An empty query or list filters nothing, so it does not count towards "at least one of".
+    if (prepared && typeof prepared === 'object') {
+      for (const key of ['query', 'hosts', 'apps', 'levels', 'tags']) {
+        const value = (prepared as Record<string, unknown>)[key];
+        if (value === '' || (Array.isArray(value) && value.length === 0)) delete (prepared as Record<string, unknown>)[key];
+      }
+    }
+    const body = validate<ViewBody>(viewSchema, prepared);
     if (body.query) {
       try {
         parseQuery(body.query);
@@ -62,7 +70,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
       filters,
       categoryIds: categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
       presetid: body.presetid ?? null,
-      channels: withAlertIds(body.channels ?? []),
+      channels: withAlertIds(body.channels ?? [], previous),
     };
   };
 
@@ -110,8 +118,9 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
 
   app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
     const account = auth.account(request);
-    if (!views.get(account, request.params.viewid)) throw errors.nothingToConfigure();
-    const replaced = views.replace(account, request.params.viewid, readBody(account, request));
+    const existing = views.get(account, request.params.viewid);
+    if (!existing) throw errors.nothingToConfigure();
+    const replaced = views.replace(account, request.params.viewid, readBody(account, request, existing.channels));
     if (!replaced) throw errors.nothingToConfigure();
     return present(replaced, 'write');
   });

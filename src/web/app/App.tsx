@@ -142,7 +142,33 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
     setPresets(presetList);
     setCategories(categoryList.map((category) => category.name));
   }, []);
-  useEffect(() => void loadConfig(), [loadConfig]);
+  useEffect(() => {
+    void loadConfig().then(() => undefined);
+  }, [loadConfig]);
+
+  // A link from an alert names a view (and a line): open the view's search when the link has none.
+  const openedFromLink = useRef(false);
+  useEffect(() => {
+    if (openedFromLink.current || !state.view || views.length === 0) return;
+    openedFromLink.current = true;
+    const view = views.find((candidate) => candidate.viewid === state.view);
+    const searched = state.q || state.hosts.length || state.apps.length || state.levels.length || state.tags.length;
+    if (view && !searched) {
+      setQueryText(view.query);
+      update({ q: view.query, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
+    }
+  }, [views]);
+
+  // ...and opens at that line when it is among the results.
+  const linkedLine = useRef(new URLSearchParams(window.location.search).get('line'));
+  useEffect(() => {
+    if (!linkedLine.current) return;
+    const index = lines.findIndex((line) => line._id === linkedLine.current);
+    if (index < 0) return;
+    setSelected(index);
+    setExpanded(new Set([lines[index]._id]));
+    linkedLine.current = null;
+  }, [lines]);
 
   // A new search: the newest page of lines, the timeline and the filter values.
   useEffect(() => {
