@@ -27,6 +27,17 @@ export class ServiceAuth {
     private readonly sessions: Sessions,
   ) {}
 
+  /** The session a request was authorised by, if it carried no key; undefined otherwise. */
+  sessionOf(request: FastifyRequest): string | undefined {
+    if (presentedKeys(request, { header: 'servicekey', query: 'servicekey' }).length > 0) return undefined;
+    return request.cookies?.[SESSION_COOKIE];
+  }
+
+  /** Whether a session is still signed in (tails opened with one close when it ends). */
+  sessionAlive(sessionId: string): boolean {
+    return this.sessions.get(sessionId) !== undefined;
+  }
+
   account(request: FastifyRequest): string {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {

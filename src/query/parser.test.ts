@@ -101,6 +101,9 @@ describe('errors name the position and what was expected', () => {
     ['status:>abc', 8, /a number after ">"/],
     ['host:>5', 5, /a numeric field/],
     ['()', 1, /a term inside the parentheses/],
+    ['AND', 0, /a term before AND/],
+    ['OR b', 0, /a term before OR/],
+    ['a (OR b)', 3, /a term before OR/],
     ['""', 1, /text inside the quotes/],
   ];
   for (const [query, position, expected] of cases) {

@@ -151,6 +151,7 @@ class Parser {
       return field ? { kind: 'field', field, test: { kind: 'text', value, mode: '' } } : { kind: 'text', value, mode: '' };
     }
     if (field) return this.fieldValue(field);
+    for (const operator of ['AND', 'OR']) if (this.keyword(operator)) throw this.error(`a term before ${operator}`);
     return this.termOrField();
   }
 

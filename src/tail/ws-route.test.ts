@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
-import { MAX_LINES_PER_SECOND } from './ws-route.js';
+import { MAX_LINES_PER_SECOND, SESSION_ENDED } from './ws-route.js';
 
 let server: TestServer;
 before(async () => {
@@ -88,6 +88,15 @@ test('the viewer session works, but not from another site', async () => {
   const tail = await openTail('', { cookie, origin: `http://${host}` });
   tail.socket.close();
   await assert.rejects(openTail('', { cookie, origin: 'http://evil.example' }), (error: { status: number }) => error.status === 403);
+});
+
+test('a tail opened with the viewer session closes when the session signs out', async () => {
+  const signIn = await request(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceKey: server.org.serviceKey }) });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
+  const tail = await openTail('', { cookie });
+  const closed = new Promise<number>((resolve) => tail.socket.once('close', (code) => resolve(code)));
+  await request(`${server.url}/api/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': signIn.json.csrfToken } });
+  assert.equal(await closed, SESSION_ENDED);
 });
 
 test('above the line rate a tail is sampled, and told so', async () => {

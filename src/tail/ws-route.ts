@@ -22,7 +22,13 @@ const list = (query: QueryParams, name: string) =>
 interface TailRequest {
   account: string;
   matches: ReturnType<typeof lineMatcher>;
+  /** Set when the viewer's session opened the tail: it closes when the session ends. */
+  sessionId?: string;
 }
+
+/** Close code for a tail whose viewer session ended (signed out, or the account deactivated). */
+export const SESSION_ENDED = 4401;
+const SESSION_CHECK_MS = 2000;
 
 /**
  * GET /ws/tail: live tail over WebSocket, as the Mezmo CLI uses it (compat reference §4). Query
@@ -49,7 +55,11 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
         const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';
         parseRequestQuery(q);
         const levels = list(query, 'levels')?.map((level) => level.toUpperCase());
-        prepared.set(request, { account, matches: lineMatcher({ query: q, hosts: list(query, 'hosts'), apps: list(query, 'apps'), levels, tags: list(query, 'tags') }) });
+        prepared.set(request, {
+          account,
+          sessionId: deps.auth.sessionOf(request),
+          matches: lineMatcher({ query: q, hosts: list(query, 'hosts'), apps: list(query, 'apps'), levels, tags: list(query, 'tags') }),
+        });
       },
     },
     (socket: WebSocket, request) => {
@@ -79,8 +89,14 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       });
       // Pings keep proxies from cutting an idle tail.
       const ping = setInterval(() => socket.ping(), PING_MS);
+      const sessionCheck = tail.sessionId
+        ? setInterval(() => {
+            if (!deps.auth.sessionAlive(tail.sessionId!)) socket.close(SESSION_ENDED, 'session ended');
+          }, SESSION_CHECK_MS)
+        : undefined;
       socket.on('close', () => {
         clearInterval(ping);
+        clearInterval(sessionCheck);
         unsubscribe();
       });
       send({ e: 'meta', p: { connected: true } });

@@ -14,13 +14,15 @@ const signInSchema = Joi.object({ serviceKey: Joi.string().trim().max(256).requi
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  deps: { accounts: Accounts; sessions: Sessions; auth: ServiceAuth; secureCookies: () => boolean },
+  deps: { accounts: Accounts; sessions: Sessions; auth: ServiceAuth; secureCookies: () => boolean; canEmail: boolean },
 ): Promise<void> {
   const cookieOptions = () => ({ httpOnly: true, sameSite: 'strict' as const, path: '/', secure: deps.secureCookies() });
   const describe = (account: string, csrfToken: string) => ({
     account,
     name: deps.accounts.list().find((summary) => summary.account === account)?.name ?? '',
     csrfToken,
+    // What the viewer may offer: e-mail needs an SMTP server.
+    features: { email: deps.canEmail },
   });
 
   app.post('/api/session', async (request, reply) => {

@@ -63,7 +63,7 @@ before(async () => {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 820 } })).newPage();
   await signIn(page, server.org.serviceKey);
   await page.waitForSelector('[data-testid=line]');
 });
@@ -196,7 +196,7 @@ test('live tail shows a new line within 2 seconds, pauses when scrolled up, and 
   await page.fill('[data-testid=query]', '');
   await page.press('[data-testid=query]', 'Enter');
   await page.check('[data-testid=live]');
-  await eventually(async () => ((await page.locator('[data-testid=live-status]').innerText()) === 'live' ? true : undefined));
+  await eventually(async () => ((await page.locator('[data-testid=live-status]').getAttribute('data-status')) === 'live' ? true : undefined));
   const sent = Date.now();
   await ingest([{ line: 'fresh line from live tail', app: 'nginx' }]);
   await page.locator('[data-testid=line] .text', { hasText: 'fresh line from live tail' }).waitFor({ timeout: 2000 });
@@ -208,13 +208,13 @@ test('live tail shows a new line within 2 seconds, pauses when scrolled up, and 
   await ingest([{ line: 'arrived while paused', app: 'nginx' }]);
   const marker = page.locator('[data-testid=new-lines]');
   await marker.waitFor();
-  assert.match(await marker.innerText(), /1 new lines/);
+  assert.match(await marker.innerText(), /1 new line —/);
   assert.equal(await page.locator('[data-testid=line] .text', { hasText: 'arrived while paused' }).count(), 0, 'held back while paused');
   await marker.click();
   await page.locator('[data-testid=line] .text', { hasText: 'arrived while paused' }).waitFor();
 
   await server.restart();
-  await eventually(async () => ((await page.locator('[data-testid=live-status]').innerText()) === 'live' ? true : undefined), 15_000, 'the tail to reconnect');
+  await eventually(async () => ((await page.locator('[data-testid=live-status]').getAttribute('data-status')) === 'live' ? true : undefined), 15_000, 'the tail to reconnect');
   await ingest([{ line: 'after the restart', app: 'nginx' }]);
   await page.locator('[data-testid=line] .text', { hasText: 'after the restart' }).waitFor({ timeout: 5000 });
   await page.uncheck('[data-testid=live]');
@@ -228,7 +228,7 @@ test("another organisation's session sees none of these lines, views or tail", a
   await theirs.getByText('No lines match in this range.').waitFor();
   assert.equal(await theirs.locator('[data-testid=view-link]').count(), 0);
   await theirs.check('[data-testid=live]');
-  await eventually(async () => ((await theirs.locator('[data-testid=live-status]').innerText()) === 'live' ? true : undefined));
+  await eventually(async () => ((await theirs.locator('[data-testid=live-status]').getAttribute('data-status')) === 'live' ? true : undefined));
   await ingest([{ line: 'not for the other organisation' }]);
   await ingest([{ line: 'their own line' }], 'their-host', other.ingestionKey);
   await theirs.locator('[data-testid=line] .text', { hasText: 'their own line' }).waitFor();
@@ -277,4 +277,27 @@ test('keyboard: / focuses the search, j and k move, Enter opens a line', async (
   await selected.waitFor();
   await page.keyboard.press('Enter');
   await page.locator('[data-testid=line].selected [data-testid=line-details]').waitFor();
+});
+
+test('an error that is not about the query says so, and old results do not stay on screen', async () => {
+  const now = Date.now();
+  await page.goto(`${server.url}/?from=${now}&to=${now - 3_600_000}`);
+  const error = page.locator('[data-testid=search-error]');
+  await error.waitFor();
+  assert.match(await error.innerText(), /"from" must not be later than "to"/);
+  assert.equal(await page.locator('[data-testid=query-error]').count(), 0, 'the query is not blamed');
+  assert.equal(await page.locator('[data-testid=line]').count(), 0);
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=line]');
+});
+
+test('signing out in one tab ends the other tab\'s live tail and returns it to sign-in', async () => {
+  await page.check('[data-testid=live]');
+  await eventually(async () => ((await page.locator('[data-testid=live-status]').getAttribute('data-status')) === 'live' ? true : undefined));
+  const other = await page.context().newPage();
+  await other.goto(server.url);
+  await other.getByRole('button', { name: 'Sign out' }).click();
+  await other.locator('[data-testid=service-key]').waitFor();
+  await page.locator('[data-testid=service-key]').waitFor({ timeout: 10_000 });
+  await other.close();
 });

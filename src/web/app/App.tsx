@@ -14,7 +14,10 @@ interface Session {
   account: string;
   name: string;
   csrfToken: string;
+  features?: { email: boolean };
 }
+
+const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 
 const PAGE_SIZE = 500;
 /** Lines kept in memory; beyond this the oldest are dropped as live lines arrive. */
@@ -61,6 +64,9 @@ export function App() {
       },
       () => setSession(null),
     );
+    const signedOut = () => setSession(null);
+    window.addEventListener('logstead:signed-out', signedOut);
+    return () => window.removeEventListener('logstead:signed-out', signedOut);
   }, []);
   if (session === undefined) return <main className="loading">Loading…</main>;
   if (session === null) {
@@ -83,9 +89,10 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
   const filters = useMemo(() => toFilters(state, now), [now]);
   const [queryText, setQueryText] = useState(state.q);
   const [queryError, setQueryError] = useState<{ message: string; position?: number } | null>(null);
+  const [searchError, setSearchError] = useState('');
   const [lines, setLines] = useState<LogLine[]>([]);
   const [olderCursor, setOlderCursor] = useState<string | null>(null);
-  const [prepended, setPrepended] = useState(0);
+  const [prepended, setPrepended] = useState({ count: 0, serial: 0 });
   const [searchSerial, setSearchSerial] = useState(0);
   const [loading, setLoading] = useState(false);
   const [histogram, setHistogram] = useState<{ buckets: HistogramBucket[]; interval: number }>({ buckets: [], interval: 1 });
@@ -112,13 +119,15 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
   }, [theme]);
 
   const update = useCallback((change: Partial<ViewerState>) => {
+    const searches = Object.keys(change).some((key) => key !== 'live' && key !== 'view');
     setState((current) => {
-      const next = { ...current, ...change };
+      // A search changed by hand is no longer the view it started from.
+      const next = { ...current, ...(searches && !('view' in change) ? { view: '' } : {}), ...change };
       writeState(next);
       return next;
     });
     // Only a change to what is searched starts a new search; switching live tail or the view label does not.
-    if (Object.keys(change).some((key) => key !== 'live' && key !== 'view')) setNow(Date.now());
+    if (searches) setNow(Date.now());
   }, []);
 
   useEffect(() => {
@@ -155,7 +164,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
     const searched = state.q || state.hosts.length || state.apps.length || state.levels.length || state.tags.length;
     if (view && !searched) {
       setQueryText(view.query);
-      update({ q: view.query, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
+      update({ view: view.viewid, q: view.query, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
     }
   }, [views]);
 
@@ -187,11 +196,12 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
       ([page, timeline, values]) => {
         if (cancelled) return;
         setQueryError(null);
+        setSearchError('');
         const seen = new Set(page.lines.map((line) => line._id));
         setLines([...page.lines, ...(arrivedDuringSearch.current ?? []).filter((line) => !seen.has(line._id))]);
         arrivedDuringSearch.current = null;
         setOlderCursor(page.pagination_id);
-        setPrepended(0);
+        setPrepended({ count: 0, serial: 0 });
         setSearchSerial((serial) => serial + 1);
         setHistogram(timeline);
         setFacets(values);
@@ -201,8 +211,17 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
         if (cancelled) return;
         arrivedDuringSearch.current = null;
         setLoading(false);
-        if (error instanceof ApiError) setQueryError({ message: error.body.expected ? `Expected ${error.body.expected}` : error.body.error, position: error.body.position });
-        else setQueryError({ message: String(error) });
+        // Old results would pass for the answer to this search: clear them.
+        setLines([]);
+        setHistogram({ buckets: [], interval: 1 });
+        setOlderCursor(null);
+        if (error instanceof ApiError && error.body.position !== undefined) {
+          setQueryError({ message: error.body.expected ? `Expected ${error.body.expected}` : error.body.error, position: error.body.position });
+          setSearchError('');
+        } else {
+          setQueryError(null);
+          setSearchError(error instanceof ApiError ? error.body.error : String(error));
+        }
       },
     );
     return () => {
@@ -216,7 +235,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
     try {
       const page = await api<Page>('GET', `/v2/export?${filterParams(filters, { size: String(PAGE_SIZE), prefer: 'tail', pagination_id: olderCursor })}`);
       setLines((current) => [...page.lines, ...current].slice(0, MAX_LINES));
-      setPrepended(page.lines.length);
+      setPrepended((current) => ({ count: page.lines.length, serial: current.serial + 1 }));
       setSelected((index) => (index >= 0 ? index + page.lines.length : index));
       setOlderCursor(page.pagination_id);
     } finally {
@@ -263,7 +282,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
         searchBox.current?.focus();
       } else if (!typing && (event.key === 'j' || event.key === 'k')) {
         setSelected((index) => Math.max(0, Math.min(lines.length - 1, index + (event.key === 'j' ? 1 : -1))));
-      } else if (!typing && event.key === 'Enter' && selected >= 0 && lines[selected]) {
+      } else if (!typing && !(event.target instanceof HTMLButtonElement) && event.key === 'Enter' && selected >= 0 && lines[selected]) {
         toggle(lines[selected]);
       }
     };
@@ -321,20 +340,32 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
         </select>
         {state.range === 'custom' && (
           <span className="custom-range">
-            <input type="datetime-local" aria-label="From" value={toLocalInput(filters.from)} onChange={(e) => update({ range: 'custom', from: new Date(e.target.value).getTime(), to: filters.to })} />
-            <input type="datetime-local" aria-label="To" value={toLocalInput(filters.to)} onChange={(e) => update({ range: 'custom', from: filters.from, to: new Date(e.target.value).getTime() })} />
+            <input type="datetime-local" step="1" aria-label="From" value={toLocalInput(filters.from)} onChange={(e) => Number.isFinite(Date.parse(e.target.value)) && update({ range: 'custom', from: Date.parse(e.target.value), to: filters.to })} />
+            <input type="datetime-local" step="1" aria-label="To" value={toLocalInput(filters.to)} onChange={(e) => Number.isFinite(Date.parse(e.target.value)) && update({ range: 'custom', from: filters.from, to: Date.parse(e.target.value) })} />
           </span>
         )}
         <label className="live-toggle">
           <input type="checkbox" checked={state.live} onChange={(e) => update({ live: e.target.checked, ...(e.target.checked && state.range === 'custom' ? { range: '1h' } : {}) })} data-testid="live" />
-          Live {state.live && <span className={`status ${status}`} data-testid="live-status">{status}</span>}
+          Live tail
+          {state.live && (
+            <span className={`status ${status}`} data-testid="live-status" data-status={status}>
+              {status === 'live' ? 'on' : `${status}…`}
+            </span>
+          )}
         </label>
         <details className="menu">
           <summary>Export</summary>
           <div className="menu-body">
-            <a href={exportUrl} download="logstead-export.jsonl">
-              Download JSON Lines
-            </a>
+            {queryError || searchError ? (
+              <span className="muted">Fix the search to export it.</span>
+            ) : (
+              <a href={exportUrl} download="logstead-export.jsonl">
+                Download JSON Lines
+              </a>
+            )}
+            {session.features?.email === false ? (
+              <span className="muted">E-mail export needs an SMTP server (LOGSTEAD_SMTP_URL).</span>
+            ) : (
             <button
               type="button"
               onClick={async () => {
@@ -350,6 +381,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
             >
               Send by e-mail…
             </button>
+            )}
           </div>
         </details>
         <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Switch theme">
@@ -368,6 +400,11 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
           Sign out
         </button>
       </header>
+      {searchError && (
+        <div className="query-error" role="alert" data-testid="search-error">
+          <span>{searchError}</span>
+        </div>
+      )}
       {queryError && (
         <div id="query-error" className="query-error" role="alert" data-testid="query-error">
           {queryError.position !== undefined && (
@@ -423,7 +460,7 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
           />
           {pending.length > 0 && (
             <button type="button" className="new-lines" onClick={resume} data-testid="new-lines">
-              {pending.length.toLocaleString()} new lines — resume
+              {plural(pending.length, 'new line')} — resume
             </button>
           )}
         </main>

@@ -48,7 +48,11 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   } catch {
     json = undefined;
   }
-  if (!response.ok) throw new ApiError(response.status, (json as ApiErrorBody) ?? { error: text || response.statusText });
+  if (!response.ok) {
+    // The session ended (signed out elsewhere, or the organisation deactivated): back to sign-in.
+    if (response.status === 401 && path !== '/api/session') window.dispatchEvent(new Event('logstead:signed-out'));
+    throw new ApiError(response.status, (json as ApiErrorBody) ?? { error: text || response.statusText });
+  }
   return json as T;
 }
 

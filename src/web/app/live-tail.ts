@@ -41,8 +41,14 @@ export function useLiveTail(enabled: boolean, filters: Filters, onLines: (lines:
         }
         handler.current(Array.isArray(message.p) ? message.p : [message.p]);
       };
-      socket.onclose = () => {
+      socket.onclose = (event) => {
         if (stopped) return;
+        if (event.code === 4401) {
+          // The session ended: reconnecting cannot help.
+          setStatus('off');
+          window.dispatchEvent(new Event('logstead:signed-out'));
+          return;
+        }
         setStatus('reconnecting');
         timer = setTimeout(connect, delay);
         delay = Math.min(10_000, delay * 2);

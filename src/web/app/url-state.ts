@@ -19,7 +19,11 @@ const list = (value: string | null) => (value ? value.split(',').filter(Boolean)
 
 export function readState(search = window.location.search): ViewerState {
   const params = new URLSearchParams(search);
-  const range = params.get('range') ?? (params.get('from') ? 'custom' : '1h');
+  let range = params.get('range') ?? (params.get('from') ? 'custom' : '1h');
+  const live = params.get('live') === '1';
+  // An unknown range reads as the default; live tail always follows the present.
+  if (range !== 'custom' && !RANGES.some((known) => known.key === range)) range = '1h';
+  if (live && range === 'custom') range = '1h';
   return {
     q: params.get('q') ?? '',
     range,
@@ -30,7 +34,7 @@ export function readState(search = window.location.search): ViewerState {
     levels: list(params.get('levels')),
     tags: list(params.get('tags')),
     view: params.get('view') ?? '',
-    live: params.get('live') === '1',
+    live,
   };
 }
 

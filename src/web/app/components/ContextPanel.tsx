@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type LogLine, api } from '../api.js';
-import { levelClass } from './LineList.js';
+import { levelClass, timeFormat } from './LineList.js';
 
 type By = 'host' | 'app' | 'both';
 interface Context {
@@ -16,9 +16,11 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
   const [by, setBy] = useState<By>('host');
   const [context, setContext] = useState<Context | null>(null);
   const [error, setError] = useState('');
+  const [exhausted, setExhausted] = useState({ before: false, after: false });
 
   useEffect(() => {
     setContext(null);
+    setExhausted({ before: false, after: false });
     api<Context>('GET', `/v1/viewer/context?id=${line._id}&ts=${line._ts}&by=${by}&before=${PAGE}&after=${PAGE}`).then(setContext, (e) => setError(e.message));
   }, [line._id, by]);
 
@@ -27,12 +29,14 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
     const edge = side === 'before' ? context.before[0] : context.after[context.after.length - 1];
     if (!edge) return;
     const page = await api<Context>('GET', `/v1/viewer/context?id=${edge._id}&ts=${edge._ts}&by=${by}&${side}=${PAGE}&anchor=${side}`);
-    setContext(side === 'before' ? { ...context, before: [...page.before, ...context.before] } : { ...context, after: [...context.after, ...page.after] });
+    const added = side === 'before' ? page.before : page.after;
+    if (added.length < PAGE) setExhausted((current) => ({ ...current, [side]: true }));
+    setContext(side === 'before' ? { ...context, before: [...added, ...context.before] } : { ...context, after: [...context.after, ...added] });
   };
 
   const row = (item: LogLine, focus = false) => (
     <div key={item._id} className={`context-line ${focus ? 'focus' : ''}`} data-testid={focus ? 'context-focus' : 'context-line'}>
-      <time>{new Date(item._ts).toLocaleTimeString(undefined, { hour12: false })}</time>
+      <time>{timeFormat.format(new Date(item._ts))}</time>
       <span className={`level ${levelClass(item.level)}`}>{item.level}</span>
       <span className="host">{item._host}</span>
       <span className="app">{item._app}</span>
@@ -41,7 +45,14 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
   );
 
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label="Line in context" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <div
+      className="modal"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Line in context"
+      onKeyDown={(event) => event.key === 'Escape' && onClose()}
+      onClick={(event) => event.target === event.currentTarget && onClose()}
+    >
       <div className="modal-body wide">
         <header className="modal-header">
           <h2>In context</h2>
@@ -59,15 +70,23 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
         {error && <p className="error">{error}</p>}
         {context && (
           <div className="context-lines">
-            <button type="button" className="load-more" onClick={() => void more('before')}>
-              Load {PAGE} earlier
-            </button>
+            {context.before.length < PAGE || exhausted.before ? (
+              <p className="muted load-more">No earlier lines</p>
+            ) : (
+              <button type="button" className="load-more" onClick={() => void more('before')}>
+                Load {PAGE} earlier
+              </button>
+            )}
             {context.before.map((item) => row(item))}
             {row(context.line, true)}
             {context.after.map((item) => row(item))}
-            <button type="button" className="load-more" onClick={() => void more('after')}>
-              Load {PAGE} later
-            </button>
+            {context.after.length < PAGE || exhausted.after ? (
+              <p className="muted load-more">No later lines yet</p>
+            ) : (
+              <button type="button" className="load-more" onClick={() => void more('after')}>
+                Load {PAGE} later
+              </button>
+            )}
           </div>
         )}
       </div>

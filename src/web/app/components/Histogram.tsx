@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { HistogramBucket } from '../api.js';
+import { timeFormat } from './LineList.js';
 
 const LEVEL_COLOURS: Array<[string, string]> = [
   ['FATAL', 'var(--level-fatal)'],
@@ -55,7 +56,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
         onMouseDown={(event) => setDrag({ start: indexAt(event.clientX), end: indexAt(event.clientX) })}
         onMouseMove={(event) => drag && setDrag({ ...drag, end: indexAt(event.clientX) })}
         onMouseUp={finish}
-        onMouseLeave={() => setDrag(null)}
+        onMouseLeave={finish}
       >
         {buckets.map((bucket, index) => {
           let y = HEIGHT;
@@ -63,7 +64,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
           const parts = [...LEVEL_COLOURS.map(([level, colour]) => [bucket.levels[level] ?? 0, colour] as const), [Object.entries(bucket.levels).filter(([level]) => !known.has(level)).reduce((sum, [, n]) => sum + n, 0), OTHER] as const];
           return (
             <g key={bucket.ts} data-count={bucket.count}>
-              <title>{`${new Date(bucket.ts).toLocaleString()}: ${bucket.count} lines`}</title>
+              <title>{`${timeFormat.format(new Date(bucket.ts))}: ${bucket.count} ${bucket.count === 1 ? 'line' : 'lines'}`}</title>
               <rect x={index * width} y={0} width={width} height={HEIGHT} fill="transparent" />
               {parts.map(([count, colour], part) => {
                 if (!count) return null;
@@ -79,9 +80,11 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
         )}
       </svg>
       <div className="histogram-axis">
-        <span>{buckets[0] ? new Date(buckets[0].ts).toLocaleString() : ''}</span>
-        <span>{total.toLocaleString()} lines</span>
-        <span>{buckets.length ? new Date(buckets[buckets.length - 1].ts + interval).toLocaleString() : ''}</span>
+        <span>{buckets[0] ? timeFormat.format(new Date(buckets[0].ts)) : ''}</span>
+        <span>
+          {total.toLocaleString()} {total === 1 ? 'line' : 'lines'}
+        </span>
+        <span>{buckets.length ? timeFormat.format(new Date(buckets[buckets.length - 1].ts + interval)) : ''}</span>
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { LogLine } from '../api.js';
 
 interface Props {
@@ -10,6 +11,8 @@ interface Props {
 /** Built-in record fields and the search field each one is found under. */
 const SEARCH_FIELD: Record<string, string> = { _host: 'host', _app: 'app', level: 'level', _file: 'file', env: 'env' };
 const HIDDEN = new Set(['_line', '_account', '_bid', '_ingester', '_id']);
+/** Shown, but not fields the search language can look up. */
+const NOT_SEARCHABLE = new Set(['_ts', 'timestamp', '_logtype', '_ip', '_mac']);
 
 function quote(value: string): string {
   return /^[^\s()"':[\]]+$/.test(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -37,12 +40,21 @@ function Tree({ value, path, onFilter }: { value: unknown; path: string; onFilte
 
 /** An expanded line: its fields and meta as a tree (click a value to filter), copy, and context. */
 export function LineDetails({ line, onFilter, onContext }: Props) {
+  const [copied, setCopied] = useState(false);
   const fields = Object.entries(line).filter(([key, value]) => !HIDDEN.has(key) && key !== 'meta' && key !== 'tags' && value !== '' && value !== undefined);
   return (
     <div className="line-details" data-testid="line-details">
       <div className="line-actions">
-        <button type="button" onClick={() => void navigator.clipboard?.writeText(line._line)}>
-          Copy raw line
+        <button
+          type="button"
+          onClick={() =>
+            void navigator.clipboard?.writeText(line._line).then(() => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            })
+          }
+        >
+          {copied ? 'Copied' : 'Copy raw line'}
         </button>
         <button type="button" onClick={() => onContext(line)}>
           View in context
@@ -55,7 +67,7 @@ export function LineDetails({ line, onFilter, onContext }: Props) {
             <tr key={key}>
               <th>{key}</th>
               <td>
-                {key === '_ts' || key === 'timestamp' ? (
+                {NOT_SEARCHABLE.has(key) ? (
                   String(value)
                 ) : (
                   <Tree value={value} path={SEARCH_FIELD[key] ?? key} onFilter={(field, text) => onFilter(field, text)} />

@@ -17,14 +17,15 @@ interface Props {
   onAtBottomChange: (atBottom: boolean) => void;
   /** Keep the newest line in view as lines arrive. */
   follow: boolean;
-  /** How many lines were just added at the top (older), to keep the reader's place. */
-  prepended: number;
+  /** Lines just added at the top (older), to keep the reader's place; serial changes each time. */
+  prepended: { count: number; serial: number };
   /** Changes with every new search, whose results open at the newest line. */
   searchSerial: number;
 }
 
 const ROW = 22;
-const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
+/** One time format for the whole viewer, in the reader's time zone. */
+export const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
 
 export function levelClass(level: string): string {
   const upper = level.toUpperCase();
@@ -49,8 +50,8 @@ export function LineList(props: Props) {
   });
 
   useLayoutEffect(() => {
-    if (props.prepended > 0) virtualizer.scrollToIndex(props.prepended, { align: 'start' });
-  }, [props.prepended]);
+    if (props.prepended.count > 0) virtualizer.scrollToIndex(props.prepended.count, { align: 'start' });
+  }, [props.prepended.serial]);
 
   useEffect(() => {
     if (props.follow && lines.length) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
 
 interface Draft {
@@ -51,11 +51,26 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
   }));
   const [problems, setProblems] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
+  // Messages describe the form as it was sent; an edit makes them stale.
+  useEffect(() => setProblems([]), [draft]);
 
   const setChannel = (index: number, change: Partial<Channel>) =>
     setDraft({ ...draft, channels: draft.channels.map((channel, i) => (i === index ? { ...channel, ...change } : channel)) });
 
   const save = async () => {
+    const badTemplate = draft.channels.findIndex((channel) => {
+      if (!channel.bodyTemplate) return false;
+      try {
+        JSON.parse(channel.bodyTemplate);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (badTemplate >= 0) {
+      setProblems([`The body template of alert ${badTemplate + 1} is not valid JSON; check its quotes and braces.`]);
+      return;
+    }
     setSaving(true);
     setProblems([]);
     const body: Record<string, unknown> = {
@@ -66,17 +81,8 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
       levels: draft.levels,
       tags: draft.tags,
       category: draft.category ? [draft.category] : [],
-      channels: draft.channels.map(({ alertid: _drop, bodyTemplate, ...channel }) => {
-        const out: Record<string, unknown> = { ...channel };
-        if (bodyTemplate) {
-          try {
-            out.bodyTemplate = JSON.parse(bodyTemplate);
-          } catch {
-            out.bodyTemplate = bodyTemplate; // the API says what is wrong with it
-          }
-        }
-        return out;
-      }),
+      // alertid goes back with each channel, so an unchanged alert keeps its window.
+      channels: draft.channels.map(({ bodyTemplate, ...channel }) => (bodyTemplate ? { ...channel, bodyTemplate: JSON.parse(bodyTemplate) } : channel)),
     };
     if (draft.presetid) body.presetid = draft.presetid;
     try {
@@ -95,7 +101,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
   };
 
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label={view ? 'Edit view' : 'Save view'}>
+    <div className="modal" role="dialog" aria-modal="true" aria-label={view ? 'Edit view' : 'Save view'} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <form
         className="modal-body"
         onSubmit={(event) => {
@@ -144,7 +150,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
           {draft.channels.map((channel, index) => (
             <div className="channel" key={index} data-testid="channel">
               <div className="channel-row">
-                <strong>{channel.integration}</strong>
+                <strong>{channel.integration === 'email' ? 'E-mail' : channel.integration === 'webhook' ? 'Webhook' : 'Paging'}</strong>
                 <select aria-label="Operator" value={channel.operator} onChange={(e) => setChannel(index, { operator: e.target.value, ...(e.target.value === 'absence' ? { immediate: false, terminal: true, triggerinterval: '15m' } : {}) })}>
                   <option value="presence">when at least</option>
                   <option value="absence">when fewer than</option>
