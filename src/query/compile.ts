@@ -1,7 +1,6 @@
 import { errors } from '../http/errors.js';
 import type { QueryNode } from './ast.js';
 import { QueryParseError, parseQuery } from './parser.js';
-import { type LinePredicate, toPredicate } from './to-predicate.js';
 import { type SqlCondition, toSql } from './to-sql.js';
 
 /** Parses a query from an API request, turning a syntax error into a 400 that says where and why. */
@@ -18,9 +17,4 @@ export function parseRequestQuery(text: string): QueryNode {
 export function compileQuery(text: string): SqlCondition | undefined {
   const node = parseRequestQuery(text);
   return node.kind === 'all' ? undefined : toSql(node);
-}
-
-/** The in-memory form of a query text, for live tail and alerts. */
-export function compilePredicate(text: string): LinePredicate {
-  return toPredicate(parseRequestQuery(text));
 }
