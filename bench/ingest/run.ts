@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { lineGenerator } from '../lib/synthetic-lines.js';
 import { startProcess, stopProcess } from '../lib/processes.js';
 import { median, percentile } from '../lib/stats.js';
+import { timelineChart } from '../lib/timeline-chart.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -53,9 +54,23 @@ interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** Per second of the measuring window: throughput, p99 latency and the server's RSS. */
+  timeline: Array<{ second: number; linesPerSecond: number; p99Ms: number; rssMiB: number }>;
+  maxRssMiB: number;
 }
 
-async function load(url: string, key: string, bodies: Buffer[], hostnames: string[]): Promise<LoadResult> {
+/** Resident memory of a process, from /proc (Linux), in MiB. */
+function rssMiB(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function load(url: string, key: string, bodies: Buffer[], hostnames: string[], pid?: number): Promise<LoadResult> {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
@@ -64,6 +79,9 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   let measuring = false;
   let stopped = false;
   let next = 0;
+  let secondLines = 0;
+  let secondLatencies: number[] = [];
+  const timeline: LoadResult['timeline'] = [];
 
   const send = (body: Buffer, hostname: string) =>
     new Promise<number>((resolve) => {
@@ -92,8 +110,11 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
       const status = await send(bodies[index], hostnames[index]);
       if (!measuring || stopped) continue;
       if (status === 200) {
+        const latency = performance.now() - started;
         lines += LINES_PER_BODY;
-        latencies.push(performance.now() - started);
+        latencies.push(latency);
+        secondLines += LINES_PER_BODY;
+        secondLatencies.push(latency);
       } else {
         errors++;
       }
@@ -103,14 +124,30 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   measuring = true;
   const begin = performance.now();
+  secondLines = 0;
+  secondLatencies = [];
+  const sampler = setInterval(() => {
+    secondLatencies.sort((a, b) => a - b);
+    timeline.push({ second: timeline.length + 1, linesPerSecond: secondLines, p99Ms: percentile(secondLatencies, 99) || 0, rssMiB: rssMiB(pid) });
+    secondLines = 0;
+    secondLatencies = [];
+  }, 1000);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  clearInterval(sampler);
   const elapsed = (performance.now() - begin) / 1000;
   stopped = true;
   const counted = lines;
   await Promise.all(workers);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { linesPerSecond: counted / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
+  return {
+    linesPerSecond: counted / elapsed,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    errors,
+    timeline,
+    maxRssMiB: Math.max(0, ...timeline.map((point) => point.rssMiB)),
+  };
 }
 
 async function main() {
@@ -129,7 +166,7 @@ async function main() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
     const server = await startProcess(logsteadBin, ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
     const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
-    const result = await load(server.url, ingestionKey, bodies, hostnames);
+    const result = await load(server.url, ingestionKey, bodies, hostnames, server.child.pid);
     logstead.push(result);
     await stopProcess(server.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -152,6 +189,8 @@ async function main() {
     p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
     p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
     errors: logstead.reduce((sum, r) => sum + r.errors, 0),
+    maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB))),
+    timeline: logstead[logstead.length - 1].timeline,
   };
   console.log('');
   console.log('| measure (median of runs) | value |');
@@ -161,11 +200,14 @@ async function main() {
   console.log(`| ratio to ceiling | ${summary.ratio} |`);
   console.log(`| acknowledgement latency p50 / p99 | ${summary.p50Ms} ms / ${summary.p99Ms} ms |`);
   console.log(`| non-200 answers | ${summary.errors} |`);
+  console.log(`| server memory (RSS), highest | ${summary.maxRssMiB} MiB |`);
   const resultsDir = path.join(root, 'bench/results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `ingest-${summary.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
-  console.log(`\nresults written to ${path.relative(root, file)}`);
+  const chart = path.join(resultsDir, 'ingest-timeline.svg');
+  fs.writeFileSync(chart, timelineChart(summary.timeline, `Logstead ingest, last run (${summary.date.slice(0, 10)}, ${connections} connections)`));
+  console.log(`\nresults written to ${path.relative(root, file)}; throughput and latency over time in ${path.relative(root, chart)}`);
 }
 
 await main();

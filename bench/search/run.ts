@@ -43,6 +43,7 @@ const CASES: Case[] = [
   { name: 'meta field equality', params: { size: '100', query: 'meta.status:500' }, kind: 'lines' },
   { name: 'numeric range', params: { size: '100', query: 'meta.latency_ms:(>=800 <810)' }, kind: 'lines' },
   { name: '24 h histogram of a word', params: { buckets: '96', query: 'timeout' }, kind: 'histogram' },
+  { name: 'export of 10,000 lines', params: { size: '10000' }, kind: 'lines' },
 ];
 
 async function timeApi(url: string, key: string, item: Case, from: number, to: number): Promise<{ ms: number; hits: number }> {

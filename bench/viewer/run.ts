@@ -6,6 +6,7 @@
  * Usage: node dist/bench/viewer/run.js [--quick] [--lines N] [--samples N]
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,44 @@ async function tailLatency(url: string, ingestionKey: string, serviceKey: string
   return latencies.sort((a, b) => a - b);
 }
 
+/** Line acknowledged → immediate presence alert delivered to a webhook: one view per sample. */
+async function alertLatency(url: string, ingestionKey: string, serviceKey: string, samples: number): Promise<number[]> {
+  const arrivals = new Map<string, number>();
+  const receiver = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      arrivals.set(JSON.parse(body).name, performance.now());
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/`;
+  for (let i = 0; i < samples; i++) {
+    const response = await fetch(`${url}/v1/config/view`, {
+      method: 'POST',
+      headers: { servicekey: serviceKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `alertbench${i}`, query: `alertbench${i}`, channels: [{ integration: 'webhook', url: hook, triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false }] }),
+    });
+    if (response.status !== 200) throw new Error(`view: ${await response.text()}`);
+  }
+  const latencies: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const response = await fetch(`${url}/logs/ingest?hostname=bench`, {
+      method: 'POST',
+      headers: { apikey: ingestionKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ lines: [{ line: `alertbench${i} fired` }] }),
+    });
+    await response.text();
+    const acknowledged = performance.now();
+    const deadline = acknowledged + 10_000;
+    while (!arrivals.has(`alertbench${i}`) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+    latencies.push((arrivals.get(`alertbench${i}`) ?? Number.POSITIVE_INFINITY) - acknowledged);
+  }
+  receiver.close();
+  return latencies.sort((a, b) => a - b);
+}
+
 async function firstResults(url: string, serviceKey: string, from: number, to: number): Promise<number> {
   const range = `from=${from}&to=${to}`;
   const started = performance.now();
@@ -75,10 +114,11 @@ async function firstResults(url: string, serviceKey: string, from: number, to: n
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-viewer-bench-'));
   console.log(`bench/viewer: ${TOTAL.toLocaleString('en')} lines, ${SAMPLES} live-tail samples; ${os.cpus().length} cores, Node ${process.version}`);
-  const server = await startProcess(path.join(root, 'bin/logstead.js'), ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
+  const server = await startProcess(path.join(root, 'bin/logstead.js'), ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true' });
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   try {
     const tail = await tailLatency(server.url, credentials.ingestionKey, credentials.serviceKey);
+    const alerts = await alertLatency(server.url, credentials.ingestionKey, credentials.serviceKey, options.quick ? 30 : 100);
     const spanMs = 23 * 3_600_000;
     const spanStart = Date.now() - spanMs;
     const ingested = await ingestDataset(server.url, credentials.ingestionKey, TOTAL, spanStart, spanMs);
@@ -96,8 +136,10 @@ async function main() {
     console.log('|---|---:|');
     console.log(`| line acknowledged → seen by a live-tail client, p50 | ${percentile(tail, 50).toFixed(1)} ms |`);
     console.log(`| line acknowledged → seen by a live-tail client, p99 | ${percentile(tail, 99).toFixed(1)} ms |`);
+    console.log(`| line acknowledged → immediate alert at a webhook, p50 | ${percentile(alerts, 50).toFixed(1)} ms |`);
+    console.log(`| line acknowledged → immediate alert at a webhook, p99 | ${percentile(alerts, 99).toFixed(1)} ms |`);
     for (const [name, ms] of Object.entries(times)) console.log(`| first results over ${TOTAL.toLocaleString('en')} lines, ${name} (median) | ${ms.toFixed(0)} ms |`);
-    const summary = { date: new Date().toISOString(), lines: TOTAL, tailP50Ms: percentile(tail, 50), tailP99Ms: percentile(tail, 99), firstResultsMs: times };
+    const summary = { date: new Date().toISOString(), lines: TOTAL, tailP50Ms: percentile(tail, 50), tailP99Ms: percentile(tail, 99), alertP50Ms: percentile(alerts, 50), alertP99Ms: percentile(alerts, 99), firstResultsMs: times };
     const resultsDir = path.join(root, 'bench/results');
     fs.mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, `viewer-${summary.date.replace(/[:.]/g, '-')}.json`);

@@ -1,0 +1,70 @@
+/**
+ * `npm run bench`: the whole suite (ingest, search, viewer), then one table of every target beside
+ * its measured figure. `npm run bench -- --quick` is the short version, also run by CI as a smoke
+ * test with no thresholds. Results of each run are kept in bench/results/.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const quick = process.argv.includes('--quick');
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs one benchmark, echoing its output, and returns its JSON results. */
+function run(name: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'dist/bench', name, 'run.js'), ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('exit', (code) => {
+      const file = /results written to (\S+?\.json)/.exec(output)?.[1];
+      if (code !== 0 || !file) return reject(new Error(`bench/${name} failed (exit ${code})`));
+      resolve(JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')));
+    });
+  });
+}
+
+const fmt = (n: number | undefined, unit: string, digits = 0) => (n === undefined || !Number.isFinite(n) ? 'n/a' : `${n.toLocaleString('en', { maximumFractionDigits: digits })} ${unit}`.trim());
+
+async function main() {
+  console.log(`npm run bench${quick ? ' -- --quick' : ''}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`);
+  const ingest = await run('ingest');
+  console.log('');
+  const search = await run('search');
+  console.log('');
+  const viewer = await run('viewer');
+  const query = (name: string) => search.results.find((result: { name: string }) => result.name.startsWith(name));
+  const rows: Array<[string, string, string]> = [
+    ['sustained ingest, 1,000-line bodies', '≥ 150,000 lines/s and ≥ 0.2 of parse-and-discard', `${fmt(ingest.logsteadLinesPerSecond, 'lines/s')}, ${ingest.ratio} of ${fmt(ingest.ceilingLinesPerSecond, 'lines/s')}`],
+    ['acknowledgement latency under that load', 'p99 ≤ 500 ms', fmt(ingest.p99Ms, 'ms', 1)],
+    ['memory (RSS) during sustained ingest', '≤ 1.5 GiB, flat', `${fmt(ingest.maxRssMiB, 'MiB')} at most (${ingest.seconds} s runs)`],
+    ['bytes on disk per raw JSON byte', '≤ 0.25', String(search.bytesOnDiskPerRawByte)],
+    [`tail 100 newest (${fmt(search.lines, 'lines')})`, '≤ 30 ms', fmt(query('tail')?.apiMs, 'ms', 1)],
+    ['common word + app filter, newest 100', '≤ 50 ms', fmt(query('common word')?.apiMs, 'ms', 1)],
+    ['rare word, newest 100', '≤ 50 ms', fmt(query('rare word')?.apiMs, 'ms', 1)],
+    ['phrase', '≤ 80 ms', fmt(query('phrase')?.apiMs, 'ms', 1)],
+    ['meta field equality', '≤ 80 ms', fmt(query('meta field')?.apiMs, 'ms', 1)],
+    ['numeric range', '≤ 80 ms', fmt(query('numeric range')?.apiMs, 'ms', 1)],
+    ['24 h histogram of a word', '≤ 100 ms', fmt(query('24 h histogram')?.apiMs, 'ms', 1)],
+    ['export of 10,000 lines (v1, to the last byte)', '≤ 250 ms', fmt(query('export of 10,000')?.apiMs, 'ms', 1)],
+    ['line acknowledged → live-tail client', 'p99 ≤ 1 s', fmt(viewer.tailP99Ms, 'ms', 1)],
+    ['line acknowledged → immediate alert at a webhook', 'p99 ≤ 2 s', fmt(viewer.alertP99Ms, 'ms', 1)],
+  ];
+  console.log(`\n| what | target | measured${quick ? ' (quick run: small data, short runs)' : ''} |`);
+  console.log('|---|---|---|');
+  for (const [what, target, measured] of rows) console.log(`| ${what} | ${target} | ${measured} |`);
+  const date = new Date().toISOString();
+  const file = path.join(root, 'bench/results', `suite-${date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, table: rows }, null, 2) + '\n');
+  console.log(`\nsuite results written to ${path.relative(root, file)}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
