@@ -12,5 +12,13 @@ export type SearchableLine = Pick<
  * of this is SEARCH_TEXT in store/schema.ts; the two must build the same string.
  */
 export function searchText(row: SearchableLine): string {
-  return [row.line, row.host, row.app, row.level, row.file, row.env, row.tags.join('\n'), row.meta_indexed ? row.meta : ''].join('\n');
+  // Built once per line however many views, tails and alerts look at it.
+  let text = cache.get(row);
+  if (text === undefined) {
+    text = [row.line, row.host, row.app, row.level, row.file, row.env, row.tags.join('\n'), row.meta_indexed ? row.meta : ''].join('\n');
+    cache.set(row, text);
+  }
+  return text;
 }
+
+const cache = new WeakMap<SearchableLine, string>();

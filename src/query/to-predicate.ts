@@ -6,7 +6,6 @@ export type LinePredicate = (line: SearchableLine) => boolean;
 
 /** Per-line work done once however many leaves ask for it. */
 interface Prepared {
-  text?: string;
   meta?: unknown;
   fields?: unknown;
 }
@@ -96,7 +95,7 @@ function compile(node: QueryNode): (line: SearchableLine, prepared: Prepared) =>
       return (line, prepared) => !child(line, prepared);
     }
     case 'text':
-      return (line, prepared) => wordMatch((prepared.text ??= searchText(line)), node.value, node.mode);
+      return (line) => wordMatch(searchText(line), node.value, node.mode);
     case 'field':
       return fieldMatcher(node.field, node.test);
   }
