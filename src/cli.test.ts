@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { type TestServer, request, startTestServer } from './testing/harness.js';
 
-const BIN = fileURLToPath(new URL('../../bin/logstead.js', import.meta.url));
+import { BIN } from './testing/process.js';
 let server: TestServer;
 
 before(async () => {

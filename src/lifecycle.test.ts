@@ -1,51 +1,15 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { jsonLines, request } from './testing/harness.js';
+import { BIN, exited, serveProcess } from './testing/process.js';
 
-const BIN = fileURLToPath(new URL('../../bin/logstead.js', import.meta.url));
 const dataDirs: string[] = [];
 after(() => dataDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-interface Process {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Starts `logstead serve` as a real process and waits until /healthz answers. */
-async function serve(dataDir: string, env: Record<string, string> = {}, command = [process.execPath, BIN, 'serve']): Promise<Process> {
-  const child = spawn(command[0], command.slice(1), {
-    cwd: path.dirname(path.dirname(BIN)),
-    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const match = /listening on (http:\/\/\S+)/.exec(output);
-    if (match) {
-      const health = await request(`${match[1]}/healthz`);
-      assert.equal(health.status, 200);
-      return { child, url: match[1], output: () => output };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`logstead did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
 
 /**
  * Sends numbered lines in many concurrent requests until told to stop, and records which were
@@ -107,7 +71,7 @@ function freshDataDir(): string {
 
 test('every line acknowledged before kill -9 is there after a restart', async () => {
   const dataDir = freshDataDir();
-  const first = await serve(dataDir);
+  const first = await serveProcess(dataDir);
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   const sender = sendUntilStopped(first.url, credentials.ingestionKey);
   await untilAcknowledged(sender, 5000);
@@ -116,7 +80,7 @@ test('every line acknowledged before kill -9 is there after a restart', async ()
   await sender.stop();
   const acknowledged = new Set(sender.acknowledged);
 
-  const second = await serve(dataDir);
+  const second = await serveProcess(dataDir);
   assert.doesNotMatch(second.output(), /Created the default organisation/, 'a restart keeps the organisation');
   const stored = await storedLines(second.url, credentials.serviceKey);
   const missing = [...acknowledged].filter((line) => !stored.has(line));
@@ -127,7 +91,7 @@ test('every line acknowledged before kill -9 is there after a restart', async ()
 
 test('SIGTERM stops accepting, writes everything acknowledged and exits cleanly', async () => {
   const dataDir = freshDataDir();
-  const first = await serve(dataDir);
+  const first = await serveProcess(dataDir);
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   const sender = sendUntilStopped(first.url, credentials.ingestionKey);
   await untilAcknowledged(sender, 3000);
@@ -136,7 +100,7 @@ test('SIGTERM stops accepting, writes everything acknowledged and exits cleanly'
   await sender.stop();
   assert.match(first.output(), /SIGTERM: finishing acknowledged writes/);
 
-  const second = await serve(dataDir);
+  const second = await serveProcess(dataDir);
   const stored = await storedLines(second.url, credentials.serviceKey);
   const missing = [...sender.acknowledged].filter((line) => !stored.has(line));
   assert.equal(missing.length, 0, `${missing.length} of ${sender.acknowledged.size} acknowledged lines are missing`);
@@ -146,7 +110,7 @@ test('SIGTERM stops accepting, writes everything acknowledged and exits cleanly'
 
 test('the first start saves the keys in a file only its owner can read', async () => {
   const dataDir = freshDataDir();
-  const started = await serve(dataDir);
+  const started = await serveProcess(dataDir);
   const file = path.join(dataDir, 'initial-credentials.json');
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   const credentials = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -190,7 +154,7 @@ test('a start that fails creates no organisation, and says why', async () => {
 
 test('shutdown does not wait forever for a client that never finishes its request', async () => {
   const dataDir = freshDataDir();
-  const started = await serve(dataDir, { LOGSTEAD_SHUTDOWN_GRACE_MS: '500' });
+  const started = await serveProcess(dataDir, { LOGSTEAD_SHUTDOWN_GRACE_MS: '500' });
   const { port } = new URL(started.url);
   const socket = net.connect(Number(port), '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
@@ -206,7 +170,7 @@ test('shutdown does not wait forever for a client that never finishes its reques
 
 test('npm start passes SIGTERM on to the server, which exits cleanly', async () => {
   const dataDir = freshDataDir();
-  const started = await serve(dataDir, {}, ['npm', 'start', '--silent']);
+  const started = await serveProcess(dataDir, {}, ['npm', 'start', '--silent']);
   started.child.kill('SIGTERM');
   await exited(started.child);
   // Had the signal stopped at npm's shell, the server would still be answering here.

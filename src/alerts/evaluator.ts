@@ -1,6 +1,6 @@
 import type { Channel } from '../config/channels.js';
 import type { ConfigDb } from '../config/database.js';
-import { exportRecord } from '../export/record.js';
+import { sharedExportRecord } from '../export/record.js';
 import type { StoredLine } from '../store/log-store.js';
 import { windowStart } from './intervals.js';
 import type { AlertRules, ChannelRule, ViewRule } from './rules.js';
@@ -100,7 +100,7 @@ export class AlertEvaluator {
       for (const channelRule of rule.channels) {
         const state = this.current(rule, channelRule, now, fires);
         state.count += matched.length;
-        for (const row of matched.slice(0, MAX_SAMPLES - state.samples.length)) state.samples.push(exportRecord(row));
+        for (const row of matched.slice(0, MAX_SAMPLES - state.samples.length)) state.samples.push(sharedExportRecord(row));
         const { channel } = channelRule;
         if (channel.operator === 'presence' && channel.immediate && !state.firedImmediate && state.count >= channel.triggerlimit) {
           state.firedImmediate = true;

@@ -3,33 +3,18 @@
  * runs the real server process with real time, so it waits for one 30-second window.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { eventually, request } from '../testing/harness.js';
+import { exited, serveProcess } from '../testing/process.js';
 import { startHttpReceiver } from '../testing/receivers.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/logstead.js', import.meta.url));
 const WINDOW = 30_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-alert-restart-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-async function serve(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true', LOGSTEAD_DELIVERY_RETRY_BASE_MS: '50' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = await eventually(() => /listening on (http:\/\/\S+)/.exec(output)?.[1], 30_000, 'the server to start');
-  return { child, url };
-}
-
-const exit = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+const serve = () => serveProcess(dataDir, { LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true', LOGSTEAD_DELIVERY_RETRY_BASE_MS: '50' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('after kill -9 mid-window, immediate is not repeated and terminal fires exactly once', { timeout: 120_000 }, async () => {
@@ -65,7 +50,7 @@ test('after kill -9 mid-window, immediate is not repeated and terminal fires exa
     await eventually(() => (hooks.received.some((hook) => hook.path === '/immediate') ? true : undefined), 5000, 'the immediate alert');
 
     server.child.kill('SIGKILL');
-    await exit(server.child);
+    await exited(server.child);
     server = await serve();
     assert.equal((await ingest(server.url, 2)).status, 200);
 
@@ -76,7 +61,7 @@ test('after kill -9 mid-window, immediate is not repeated and terminal fires exa
     const terminal = JSON.parse(hooks.received.find((hook) => hook.path === '/terminal')!.body);
     assert.equal(terminal.matches, 5, 'lines from before and after the crash count in the same window');
     server.child.kill('SIGTERM');
-    await exit(server.child);
+    await exited(server.child);
   } finally {
     await hooks.close();
   }

@@ -38,3 +38,15 @@ export function exportRecord(row: StoredLine): Record<string, unknown> {
   if (row.meta) record.meta = parseObject(row.meta) ?? row.meta;
   return record;
 }
+
+const records = new WeakMap<StoredLine, Record<string, unknown>>();
+
+/**
+ * The exported record of a line just ingested, built once however many live tails and alert
+ * channels take it. Callers must not change the record they get.
+ */
+export function sharedExportRecord(row: StoredLine): Record<string, unknown> {
+  let record = records.get(row);
+  if (!record) records.set(row, (record = exportRecord(row)));
+  return record;
+}

@@ -55,7 +55,6 @@ export const errors = {
   validationFailed: (details: Array<{ message: string; key: string }>) =>
     new ApiError(400, { details, ...envelope(details.map((detail) => detail.message).join('. '), 'BadRequest') }),
   nothingToConfigure: () => new ApiError(400, envelope('Nothing to configure', 'BadRequest')),
-  resourceNotFound: () => new ApiError(404, envelope('Resource Not Found', 'NotFound')),
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),
   conflict: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
 

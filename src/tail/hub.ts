@@ -1,4 +1,4 @@
-import { exportRecord } from '../export/record.js';
+import { sharedExportRecord } from '../export/record.js';
 import type { SearchableLine } from '../query/searchable.js';
 import type { StoredLine } from '../store/log-store.js';
 
@@ -24,15 +24,9 @@ export class TailHub {
   publish(account: string, rows: StoredLine[]): void {
     const subscribers = this.byAccount.get(account);
     if (!subscribers) return;
-    const records = new Map<StoredLine, Record<string, unknown>>(); // each line encoded once, however many tails
-    const record = (row: StoredLine) => {
-      let found = records.get(row);
-      if (!found) records.set(row, (found = exportRecord(row)));
-      return found;
-    };
     for (const subscriber of subscribers) {
       const matched = rows.filter(subscriber.matches);
-      if (matched.length) subscriber.deliver(matched.map(record));
+      if (matched.length) subscriber.deliver(matched.map(sharedExportRecord));
     }
   }
 

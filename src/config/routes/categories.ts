@@ -24,7 +24,7 @@ export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Pr
 
   app.get<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
     const category = categories.get(auth.account(request), categoryType(request.params.type), request.params.id);
-    if (!category) throw errors.resourceNotFound();
+    if (!category) throw errors.notFound();
     return category;
   });
 
@@ -38,13 +38,13 @@ export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Pr
     const account = auth.account(request);
     const type = categoryType(request.params.type);
     const renamed = categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
-    if (!renamed) throw errors.resourceNotFound();
+    if (!renamed) throw errors.notFound();
     return renamed;
   });
 
   app.delete<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
     if (!categories.delete(auth.account(request), categoryType(request.params.type), request.params.id)) {
-      throw errors.resourceNotFound();
+      throw errors.notFound();
     }
     return { deleted: true };
   });

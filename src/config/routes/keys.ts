@@ -30,7 +30,7 @@ export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise
 
   app.get<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
     const key = accounts.getKey(auth.account(request), request.params.id);
-    if (!key) throw errors.resourceNotFound();
+    if (!key) throw errors.notFound();
     return key;
   });
 
@@ -46,14 +46,14 @@ export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise
     const account = auth.account(request);
     const { name } = validate<{ name: string }>(nameSchema, request.body);
     const renamed = accounts.renameKey(account, request.params.id, name);
-    if (!renamed) throw errors.resourceNotFound();
+    if (!renamed) throw errors.notFound();
     return renamed;
   });
 
   app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
     const account = auth.account(request);
     const key = accounts.getKey(account, request.params.id);
-    if (!key) throw errors.resourceNotFound();
+    if (!key) throw errors.notFound();
     const ownKey = presentedKeys(request, { header: 'servicekey', query: 'servicekey' }).map((value) => accounts.keyIdFor(value))[0];
     if (key.id === ownKey && accounts.listKeys(account, 'service').length === 1) {
       throw errors.conflict('This is the last service key of the organisation and the one authorising this request; create another first.');

@@ -30,7 +30,7 @@ export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
 
   app.get<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
     const preset = presets.get(auth.account(request), request.params.presetid);
-    if (!preset) throw errors.resourceNotFound();
+    if (!preset) throw errors.notFound();
     return forRead(preset);
   });
 
@@ -43,15 +43,15 @@ export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
   app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
     const account = auth.account(request);
     const existing = presets.get(account, request.params.presetid);
-    if (!existing) throw errors.resourceNotFound();
+    if (!existing) throw errors.notFound();
     const { name, channels } = readBody(request, existing.channels);
     const replaced = presets.replace(account, request.params.presetid, name, channels);
-    if (!replaced) throw errors.resourceNotFound();
+    if (!replaced) throw errors.notFound();
     return forWrite(replaced);
   });
 
   app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    if (!presets.delete(auth.account(request), request.params.presetid)) throw errors.resourceNotFound();
+    if (!presets.delete(auth.account(request), request.params.presetid)) throw errors.notFound();
     return { deleted: true };
   });
 }

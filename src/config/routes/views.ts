@@ -107,7 +107,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
     const account = auth.account(request);
     const view = views.get(account, request.params.viewid);
-    if (!view) throw errors.resourceNotFound();
+    if (!view) throw errors.notFound();
     return present(view, 'read');
   });
 
@@ -127,7 +127,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
 
   app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
     const account = auth.account(request);
-    if (!views.delete(account, request.params.viewid)) throw errors.resourceNotFound();
+    if (!views.delete(account, request.params.viewid)) throw errors.notFound();
     return { deleted: true };
   });
 }

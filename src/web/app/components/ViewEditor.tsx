@@ -1,17 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
 
-interface Draft {
-  name: string;
-  query: string;
-  hosts: string[];
-  apps: string[];
-  levels: string[];
-  tags: string[];
-  category: string;
-  presetid: string;
-  channels: Channel[];
-}
+/** A view as the form edits it: one category and one preset, chosen from lists. */
+type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' | 'channels'> & { category: string; presetid: string };
 
 interface Props {
   /** An existing view to edit, or the current search to save as a new one. */

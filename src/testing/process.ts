@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from './harness.js';
+
+/** The real command-line entry point, as users run it. */
+export const BIN = fileURLToPath(new URL('../../../bin/logstead.js', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `logstead serve` (or another command) as a real process and waits until /healthz answers. */
+export async function serveProcess(dataDir: string, env: Record<string, string> = {}, command = [process.execPath, BIN, 'serve']): Promise<ServerProcess> {
+  const child = spawn(command[0], command.slice(1), {
+    cwd: path.dirname(path.dirname(BIN)),
+    env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const match = /listening on (http:\/\/\S+)/.exec(output);
+    if (match) {
+      const health = await request(`${match[1]}/healthz`);
+      assert.equal(health.status, 200);
+      return { child, url: match[1], output: () => output };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`logstead did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** How a child process ended, once it has. */
+export const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
