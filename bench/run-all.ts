@@ -40,9 +40,9 @@ async function main() {
   const viewer = await run('viewer');
   const query = (name: string) => search.results.find((result: { name: string }) => result.name.startsWith(name));
   const rows: Array<[string, string, string]> = [
-    ['sustained ingest, 1,000-line bodies', '≥ 150,000 lines/s and ≥ 0.2 of parse-and-discard', `${fmt(ingest.logsteadLinesPerSecond, 'lines/s')}, ${ingest.ratio} of ${fmt(ingest.ceilingLinesPerSecond, 'lines/s')}`],
+    ['sustained ingest, 1,000-line bodies', '≥ 150,000 lines/s and ≥ 0.2 of parse-and-discard', `${fmt(ingest.logsteadLinesPerSecond, 'lines/s')}, ${ingest.ratio} of ${fmt(ingest.ceilingLinesPerSecond, 'lines/s')} (median of ${ingest.runs})`],
     ['acknowledgement latency under that load', 'p99 ≤ 500 ms', fmt(ingest.p99Ms, 'ms', 1)],
-    ['memory (RSS) during sustained ingest', '≤ 1.5 GiB, flat', `${fmt(ingest.maxRssMiB, 'MiB')} at most (${ingest.seconds} s runs)`],
+    ['memory (RSS) during sustained ingest', '≤ 1.5 GiB, flat', `${fmt(ingest.maxRssMiB, 'MiB')} at most; ${fmt(ingest.memory.firstMinuteRssMiB, 'MiB')} → ${fmt(ingest.memory.lastMinuteRssMiB, 'MiB')} from first to last minute of ${ingest.memory.seconds} s`],
     ['bytes on disk per raw JSON byte', '≤ 0.25', String(search.bytesOnDiskPerRawByte)],
     [`tail 100 newest (${fmt(search.lines, 'lines')})`, '≤ 30 ms', fmt(query('tail')?.apiMs, 'ms', 1)],
     ['common word + app filter, newest 100', '≤ 50 ms', fmt(query('common word')?.apiMs, 'ms', 1)],

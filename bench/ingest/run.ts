@@ -2,7 +2,9 @@
  * bench/ingest: sustained ingestion of 1,000-line bodies over keep-alive connections, against
  * Logstead and, in the same run, against a server that only parses and discards (the ceiling).
  * Prints lines/s, p50 and p99 acknowledgement latency, and the ratio to the ceiling, as medians
- * of several runs. Usage: npm run bench -- [--quick] [--runs N] [--seconds S] [--connections C]
+ * of several runs; then one long sustained run that records memory (RSS) and throughput every
+ * second, drawn as a chart. Usage:
+ *   node dist/bench/ingest/run.js [--quick] [--runs N] [--seconds S] [--sustained-seconds S] [--connections C]
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,11 +22,13 @@ const { values: options } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string' },
     seconds: { type: 'string' },
+    'sustained-seconds': { type: 'string' },
     connections: { type: 'string', default: '8' },
   },
 });
 const runs = Number(options.runs ?? 3);
-const seconds = Number(options.seconds ?? (options.quick ? 4 : 15));
+const seconds = Number(options.seconds ?? (options.quick ? 4 : 20));
+const sustainedSeconds = Number(options['sustained-seconds'] ?? (options.quick ? 10 : 300));
 const connections = Number(options.connections);
 const LINES_PER_BODY = 1000;
 const WARMUP_MS = options.quick ? 1000 : 3000;
@@ -70,7 +74,7 @@ function rssMiB(pid: number | undefined): number {
   }
 }
 
-async function load(url: string, key: string, bodies: Buffer[], hostnames: string[], pid?: number): Promise<LoadResult> {
+async function load(url: string, key: string, bodies: Buffer[], hostnames: string[], pid?: number, window = seconds): Promise<LoadResult> {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
@@ -132,7 +136,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
     secondLines = 0;
     secondLatencies = [];
   }, 1000);
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await new Promise((resolve) => setTimeout(resolve, window * 1000));
   clearInterval(sampler);
   const elapsed = (performance.now() - begin) / 1000;
   stopped = true;
@@ -158,23 +162,45 @@ async function main() {
   );
   const ceiling: LoadResult[] = [];
   const logstead: LoadResult[] = [];
+  /** Loads a fresh Logstead (own data directory) for `window` seconds. */
+  const loadLogstead = async (window: number): Promise<LoadResult> => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
+    const server = await startProcess(logsteadBin, ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
+    const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+    const result = await load(server.url, ingestionKey, bodies, hostnames, server.child.pid, window);
+    await stopProcess(server.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return result;
+  };
   for (let run = 1; run <= runs; run++) {
     const discard = await startProcess(discardServer, [], {});
     ceiling.push(await load(discard.url, 'none', bodies, hostnames));
     await stopProcess(discard.child);
-
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
-    const server = await startProcess(logsteadBin, ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
-    const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
-    const result = await load(server.url, ingestionKey, bodies, hostnames, server.child.pid);
+    const result = await loadLogstead(seconds);
     logstead.push(result);
-    await stopProcess(server.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
     console.log(
       `  run ${run}: ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s, ` +
         `logstead ${Math.round(result.linesPerSecond)} lines/s (p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors)`,
     );
   }
+
+  console.log(`  sustained run: ${sustainedSeconds} s ...`);
+  const sustained = await loadLogstead(sustainedSeconds);
+  const rssOver = (from: number, to: number) => median(sustained.timeline.slice(from, to).map((point) => point.rssMiB));
+  const minute = Math.min(60, Math.floor(sustained.timeline.length / 3));
+  const memory = {
+    seconds: sustainedSeconds,
+    linesPerSecond: Math.round(sustained.linesPerSecond),
+    p99Ms: Number(sustained.p99Ms.toFixed(1)),
+    maxRssMiB: Math.round(sustained.maxRssMiB),
+    /** Median RSS over the first and the last minute (or third, in short runs): flat means close. */
+    firstMinuteRssMiB: Math.round(rssOver(0, minute)),
+    lastMinuteRssMiB: Math.round(rssOver(sustained.timeline.length - minute, sustained.timeline.length)),
+  };
+  console.log(
+    `  sustained run: ${memory.linesPerSecond} lines/s, p99 ${memory.p99Ms} ms, RSS ${memory.firstMinuteRssMiB} MiB (first minute) → ` +
+      `${memory.lastMinuteRssMiB} MiB (last minute), highest ${memory.maxRssMiB} MiB`,
+  );
 
   const summary = {
     date: new Date().toISOString(),
@@ -189,8 +215,9 @@ async function main() {
     p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
     p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
     errors: logstead.reduce((sum, r) => sum + r.errors, 0),
-    maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB))),
-    timeline: logstead[logstead.length - 1].timeline,
+    maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB), sustained.maxRssMiB)),
+    memory,
+    timeline: sustained.timeline,
   };
   console.log('');
   console.log('| measure (median of runs) | value |');
@@ -201,12 +228,13 @@ async function main() {
   console.log(`| acknowledgement latency p50 / p99 | ${summary.p50Ms} ms / ${summary.p99Ms} ms |`);
   console.log(`| non-200 answers | ${summary.errors} |`);
   console.log(`| server memory (RSS), highest | ${summary.maxRssMiB} MiB |`);
+  console.log(`| sustained ${sustainedSeconds} s: RSS first → last minute | ${memory.firstMinuteRssMiB} → ${memory.lastMinuteRssMiB} MiB |`);
   const resultsDir = path.join(root, 'bench/results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `ingest-${summary.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
   const chart = path.join(resultsDir, 'ingest-timeline.svg');
-  fs.writeFileSync(chart, timelineChart(summary.timeline, `Logstead ingest, last run (${summary.date.slice(0, 10)}, ${connections} connections)`));
+  fs.writeFileSync(chart, timelineChart(summary.timeline, `Logstead sustained ingest, ${sustainedSeconds} s (${summary.date.slice(0, 10)}, ${connections} connections, 1,000-line bodies)`));
   console.log(`\nresults written to ${path.relative(root, file)}; throughput and latency over time in ${path.relative(root, chart)}`);
 }
 

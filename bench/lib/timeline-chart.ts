@@ -1,8 +1,9 @@
 /**
- * A dependency-free SVG chart of throughput (bars) and p99 acknowledgement latency (line) per
- * second, so that stalls and saw-tooth merges show at a glance.
+ * A dependency-free SVG chart of throughput (bars), p99 acknowledgement latency (red line) and
+ * the server's resident memory (grey line) per second, so that stalls, saw-tooth merges and
+ * memory growth show at a glance.
  */
-export function timelineChart(points: Array<{ second: number; linesPerSecond: number; p99Ms: number }>, title: string): string {
+export function timelineChart(points: Array<{ second: number; linesPerSecond: number; p99Ms: number; rssMiB: number }>, title: string): string {
   const width = 760;
   const height = 300;
   const left = 64;
@@ -18,6 +19,9 @@ export function timelineChart(points: Array<{ second: number; linesPerSecond: nu
   const yRate = (v: number) => top + plotH - (v / maxRate) * plotH;
   const yLatency = (v: number) => top + plotH - (v / maxLatency) * plotH;
   const bars = points.map((p, i) => `<rect x="${x(i).toFixed(1)}" y="${yRate(p.linesPerSecond).toFixed(1)}" width="${barW.toFixed(1)}" height="${(top + plotH - yRate(p.linesPerSecond)).toFixed(1)}" fill="#7aa7e6"/>`).join('');
+  const maxRss = Math.max(1, ...points.map((p) => p.rssMiB));
+  const yRss = (v: number) => top + plotH - (v / (maxRss * 1.1)) * plotH;
+  const rss = points.map((p, i) => `${(x(i) + barW / 2).toFixed(1)},${yRss(p.rssMiB).toFixed(1)}`).join(' ');
   const line = points.map((p, i) => `${(x(i) + barW / 2).toFixed(1)},${yLatency(p.p99Ms).toFixed(1)}`).join(' ');
   const ticks = [0, 0.25, 0.5, 0.75, 1]
     .map((f) => {
@@ -33,7 +37,8 @@ export function timelineChart(points: Array<{ second: number; linesPerSecond: nu
 ${ticks}
 ${bars}
 <polyline points="${line}" fill="none" stroke="#d92d20" stroke-width="2"/>
-<text x="${left}" y="${height - 12}">lines/s per second (bars, left axis) · p99 acknowledgement latency (red line, right axis) · x: seconds</text>
+<polyline points="${rss}" fill="none" stroke="#667085" stroke-width="1.5" stroke-dasharray="4 3"/>
+<text x="${left}" y="${height - 12}">lines/s (bars, left) · p99 ack latency (red, right) · server RSS (grey dashes, top = ${Math.round(maxRss * 1.1)} MiB) · x: ${points.length} s</text>
 </svg>
 `;
 }

@@ -31,7 +31,7 @@ export class GroupCommitBatcher {
     private readonly options: BatcherOptions,
   ) {}
 
-  /** Queues newline-terminated NDJSON rows; resolves once they are durably stored. */
+  /** Queues rows encoded by store/row-encoding.ts; resolves once they are durably stored. */
   submit(payload: string, lines: number): Promise<void> {
     if (this.queuedLines > 0 && this.queuedLines + lines > this.options.maxQueuedLines) {
       return Promise.reject(errors.overloaded());

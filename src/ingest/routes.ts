@@ -11,6 +11,7 @@ import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
 import { parseSourceParams } from './params.js';
 import type { StoredLine } from '../store/log-store.js';
+import { encodeRow } from '../store/row-encoding.js';
 
 export interface IngestDeps {
   accounts: Accounts;
@@ -73,7 +74,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     let payload = '';
     for (const { row, metaObject } of pending) {
       row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
-      payload += JSON.stringify(row) + '\n';
+      payload += encodeRow(row);
     }
     if (pending.length > 0) {
       try {

@@ -43,7 +43,17 @@ export function wordPattern(needle: string, mode: MatchMode): string {
   return `(^|${notWordChar})${body}${wholeWord(mode) ? `($|${notWordChar})` : ''}`;
 }
 
-/** A LIKE pattern that any wordMatch hit also satisfies, on lower-cased text: lets the text index skip. */
-export function containsLikePattern(needle: string): string {
-  return `%${asciiLower(needle).replace(/[\\%_]/g, '\\$&')}%`;
+/**
+ * The index tokens (store/schema.ts INDEXED_TEXT) that every wordMatch hit of `needle` contains.
+ * Words are runs of ASCII letters and digits, so each run of the needle that is followed by
+ * another character of the needle (or, in a whole-word mode, by the needle's end) is a whole
+ * token of the text, and a run that ends the needle in a prefix mode is the start of one.
+ * `decides` is true when those tokens alone are the match: a single run, compared without case.
+ */
+export function indexTokens(needle: string, mode: MatchMode): { whole: string[]; prefix: string | null; decides: boolean } {
+  const folded = asciiLower(needle);
+  const runs = folded.split(/[^a-z0-9]+/).filter((run) => run !== '');
+  const endsInWord = folded.length > 0 && isAsciiAlnum(folded.charCodeAt(folded.length - 1));
+  const prefix = endsInWord && !wholeWord(mode) ? (runs.pop() ?? null) : null;
+  return { whole: runs, prefix, decides: !caseSensitive(mode) && /^[a-z0-9]+$/.test(folded) };
 }

@@ -1,7 +1,7 @@
 import type { SqlParams } from '../store/executor.js';
-import { SEARCH_TEXT } from '../store/schema.js';
+import { INDEXED_TEXT, LOGS_TABLE, SEARCH_TEXT, TEXT_INDEX } from '../store/schema.js';
 import type { FieldRef, FieldTest, MatchMode, QueryNode } from './ast.js';
-import { caseSensitive, containsLikePattern, wordPattern } from './text-match.js';
+import { caseSensitive, indexTokens, wordPattern } from './text-match.js';
 
 /** A WHERE condition over the log table, with its bound parameters. */
 export interface SqlCondition {
@@ -11,14 +11,20 @@ export interface SqlCondition {
 
 const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')";
 
+/**
+ * A word prefix is expanded to the index tokens that start with it, read from the text index's
+ * sorted dictionary; past this many, the expansion is abandoned for a scan of the text.
+ */
+const MAX_PREFIX_TOKENS = 1000;
+
 class SqlCompiler {
   readonly params: SqlParams = {};
   private next = 0;
 
-  private bind(value: string | number, type: string): string {
+  private bind(value: string | number | string[], type: string): string {
     const name = `q${this.next++}`;
     // Numbers go as text: chDB refuses to bind numbers beyond 2^53, and String() round-trips a double.
-    this.params[name] = String(value);
+    this.params[name] = Array.isArray(value) ? value : String(value);
     return `{${name}:${type}}`;
   }
 
@@ -83,6 +89,29 @@ class SqlCompiler {
     }
   }
 
+  /**
+   * A search word or phrase, answered from the text index where it can be: whole tokens with
+   * hasAllTokens, a trailing prefix with hasAnyTokens over the dictionary's tokens that start
+   * with it (a scalar subquery, evaluated once before the scan). Both read only posting lists.
+   * The word-boundary match on the text itself is added unless the tokens alone decide.
+   */
+  private words(needle: string, mode: MatchMode): string {
+    const { whole, prefix, decides } = indexTokens(needle, mode);
+    const exact = this.wordMatch(SEARCH_TEXT, needle, mode);
+    const tests: string[] = [];
+    if (whole.length > 0) tests.push(`hasAllTokens(${INDEXED_TEXT}, ${this.bind(whole, 'Array(String)')})`);
+    if (prefix !== null) {
+      const expansion = `(SELECT groupArray(token) FROM (SELECT DISTINCT token FROM mergeTreeTextIndex(currentDatabase(), '${LOGS_TABLE}', '${TEXT_INDEX}')
+        WHERE startsWith(token, ${this.bind(prefix, 'String')}) LIMIT ${MAX_PREFIX_TOKENS + 1}))`;
+      const tooMany = `length(${expansion}) > ${MAX_PREFIX_TOKENS}`;
+      const expanded = `hasAnyTokens(${INDEXED_TEXT}, ${expansion})`;
+      if (decides) return `(${expanded} OR (${tooMany} AND ${exact}))`;
+      tests.push(`(${expanded} OR ${tooMany})`);
+    }
+    if (decides) return tests[0];
+    return `(${[...tests, exact].join(' AND ')})`;
+  }
+
   compile(node: QueryNode): string {
     switch (node.kind) {
       case 'all':
@@ -93,11 +122,8 @@ class SqlCompiler {
         return `(${node.children.map((child) => this.compile(child)).join(' OR ')})`;
       case 'not':
         return `NOT ${this.compile(node.child)}`;
-      case 'text': {
-        // The LIKE is implied by the match; it is there because the text index can serve it.
-        const like = `lower(${SEARCH_TEXT}) LIKE ${this.bind(containsLikePattern(node.value), 'String')}`;
-        return `(${like} AND ${this.wordMatch(SEARCH_TEXT, node.value, node.mode)})`;
-      }
+      case 'text':
+        return this.words(node.value, node.mode);
       case 'field':
         return this.field(node.field, node.test);
     }

@@ -63,8 +63,8 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
       }
     },
 
-    async insertJsonEachRow(table, payload) {
-      await main.insert({ table, values: payload, format: 'JSONEachRow' });
+    async insertTabSeparated(table, columns, payload) {
+      await main.insert({ table, columns: [...columns], values: payload, format: 'TabSeparated' });
     },
 
     async close() {

@@ -12,7 +12,7 @@ export interface SqlExecutor {
   rows<T>(sql: string, params?: SqlParams): Promise<T[]>;
   /** Runs a query and yields rows chunk by chunk, so callers can stream before the end. */
   stream<T>(sql: string, params?: SqlParams): AsyncIterable<T[]>;
-  /** Inserts newline-delimited JSON rows; resolves once the engine has written them. */
-  insertJsonEachRow(table: string, payload: Buffer): Promise<void>;
+  /** Inserts TabSeparated rows of the named columns; resolves once the engine has written them. */
+  insertTabSeparated(table: string, columns: readonly string[], payload: Buffer): Promise<void>;
   close(): Promise<void>;
 }

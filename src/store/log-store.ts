@@ -1,5 +1,6 @@
 import type { SqlCondition } from '../query/to-sql.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
+import { INSERT_COLUMNS } from './row-encoding.js';
 import { LOGS_TABLE, ensureSchema } from './schema.js';
 
 /** One stored line, as written to and read from the log table. */
@@ -72,9 +73,9 @@ export class LogStore {
     return new LogStore(executor);
   }
 
-  /** Writes newline-delimited JSON StoredLine rows in one insert. */
-  async insert(ndjson: Buffer): Promise<void> {
-    await this.executor.insertJsonEachRow(LOGS_TABLE, ndjson);
+  /** Writes rows encoded by row-encoding.ts (encodeRows) in one insert. */
+  async insert(encodedRows: Buffer): Promise<void> {
+    await this.executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, encodedRows);
   }
 
   /** The WHERE clause and parameters selecting a filter's lines. */

@@ -3,18 +3,28 @@ import type { SqlExecutor } from './executor.js';
 export const LOGS_TABLE = 'logs';
 
 /**
- * The text bare search words are matched in: the line and its fields, newline-separated. The text
- * index is built on lower() of exactly this expression, so queries must use it verbatim to be
- * served by the index. Its JavaScript twin is searchText() in query/searchable.ts.
+ * The text bare search words are matched in: the line and its fields, newline-separated. Its
+ * JavaScript twin is searchText() in query/searchable.ts.
  */
 export const SEARCH_TEXT =
   "concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''))";
 
 /**
+ * What the text index tokenizes: SEARCH_TEXT lower-cased (ASCII only, as search folds case) with
+ * every run of non-ASCII characters turned into a space. The tokenizer then yields exactly the
+ * search language's words (maximal runs of ASCII letters and digits), so "a word starts with p"
+ * is "some index token starts with p": query/to-sql.ts relies on this to answer words from the
+ * index alone. Queries must repeat this expression verbatim for the index to serve them.
+ */
+export const INDEXED_TEXT = `replaceRegexpAll(lower(${SEARCH_TEXT}), '[^\\\\x00-\\\\x7F]+', ' ')`;
+
+/** The text index's name, for reading its token dictionary (mergeTreeTextIndex). */
+export const TEXT_INDEX = 'search_tokens';
+
+/**
  * The log table. Ordered by (account, ts, id) so every read is a time-range scan inside one
  * organisation; partitioned by day so retention can drop whole days. LowCardinality and ZSTD keep
- * a line near a quarter of its raw size; the text index on lower(SEARCH_TEXT) serves word and
- * phrase search. fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
+ * the stored columns small; the text index on INDEXED_TEXT serves word and phrase search. fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
  */
 const createLogsTable = `
 CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
@@ -37,13 +47,27 @@ CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
   meta_indexed Bool,
   extra        String CODEC(ZSTD(3)),
   size         UInt32,
-  INDEX search_text lower(${SEARCH_TEXT}) TYPE text(tokenizer = splitByNonAlpha)
+  INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE text(tokenizer = splitByNonAlpha)
 )
 ENGINE = MergeTree
 PARTITION BY toDate(ts)
 ORDER BY (account, ts, id)
 SETTINGS fsync_after_insert = 1, fsync_part_directory = 1`;
 
+/**
+ * Creates the log table, or brings an older one up to date: tables made before INDEXED_TEXT had
+ * an index named search_text on lower(SEARCH_TEXT), which is replaced and rebuilt for every
+ * stored part before the server starts answering (words are answered from the index's tokens,
+ * so a part without them would hide its lines).
+ */
 export async function ensureSchema(executor: SqlExecutor): Promise<void> {
   await executor.exec(createLogsTable);
+  const indexes = await executor.rows<{ name: string }>(
+    'SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = {table:String}',
+    { table: LOGS_TABLE },
+  );
+  if (indexes.some((index) => index.name === TEXT_INDEX)) return;
+  if (indexes.some((index) => index.name === 'search_text')) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX search_text`);
+  await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE text(tokenizer = splitByNonAlpha)`);
+  await executor.exec(`ALTER TABLE ${LOGS_TABLE} MATERIALIZE INDEX ${TEXT_INDEX} SETTINGS mutations_sync = 2`);
 }

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { compileQuery } from '../query/compile.js';
+import { openChdbExecutor } from './chdb-executor.js';
+import { LogStore } from './log-store.js';
+import { SEARCH_TEXT } from './schema.js';
+
+test('a log table from before the token index gets it, built for the lines already stored', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  let executor = await openChdbExecutor(dir);
+  try {
+    // The table as Logstead created it before INDEXED_TEXT (columns unchanged, old index).
+    await executor.exec(`CREATE TABLE logs (
+      account LowCardinality(String), ts DateTime64(3, 'UTC'), id UInt64, batch_id String, host LowCardinality(String),
+      app LowCardinality(String), level LowCardinality(String), env LowCardinality(String), file LowCardinality(String),
+      ip LowCardinality(String), mac LowCardinality(String), tags Array(LowCardinality(String)), line String,
+      logtype LowCardinality(String), fields String, meta String, meta_indexed Bool, extra String, size UInt32,
+      INDEX search_text lower(${SEARCH_TEXT}) TYPE text(tokenizer = splitByNonAlpha)
+    ) ENGINE = MergeTree PARTITION BY toDate(ts) ORDER BY (account, ts, id)`);
+    await executor.exec(`INSERT INTO logs (account, ts, id, line) VALUES ('old', fromUnixTimestamp64Milli(1763800000000), 1, 'naïveté disk failure')`);
+    await executor.close();
+
+    executor = await openChdbExecutor(dir);
+    const store = await LogStore.open(executor);
+    const indexes = await executor.rows<{ name: string }>("SELECT name FROM system.data_skipping_indices WHERE table = 'logs'");
+    assert.deepEqual(indexes.map((index) => index.name), ['search_tokens']);
+    const found = async (query: string) => {
+      let count = 0;
+      for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12, condition: compileQuery(query) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
+      return count;
+    };
+    assert.equal(await found('fail'), 1);
+    assert.equal(await found('vet'), 1);
+    assert.equal(await found('"disk fail"'), 1);
+    assert.equal(await found('==fail'), 0);
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
