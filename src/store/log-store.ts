@@ -121,8 +121,10 @@ export class LogStore {
     let sql = `SELECT ${columns} FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
       ORDER BY ts ${direction}, id ${direction} LIMIT {limit:UInt32}`;
     if (!forward && options.chronological) sql = `SELECT * FROM (${sql}) ORDER BY ts_ms ASC, id ASC`;
-    // Ids are 64-bit in the store; quoted, they reach JavaScript exactly.
-    sql += ' SETTINGS output_format_json_quote_64bit_integers = 1';
+    // Ids are 64-bit in the store; quoted, they reach JavaScript exactly. Top-k dynamic filtering
+    // turns the text index's direct read back into tokenizing every candidate row, which made
+    // word searches for the newest lines 2-3 times slower (docs/performance.md).
+    sql += ' SETTINGS output_format_json_quote_64bit_integers = 1, use_top_k_dynamic_filtering = 0';
     return withMillis(this.executor.stream<StoredLine & { ts_ms: string }>(sql, params));
   }
 

@@ -24,13 +24,16 @@ export const TEXT_INDEX = 'search_tokens';
 /**
  * The log table. Ordered by (account, ts, id) so every read is a time-range scan inside one
  * organisation; partitioned by day so retention can drop whole days. LowCardinality and ZSTD keep
- * the stored columns small; the text index on INDEXED_TEXT serves word and phrase search. fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
+ * the stored columns small. ts and id use Delta with LZ4, not ZSTD: every search reads ts, and LZ4
+ * decodes it about four times faster (and, after Delta, about as small). The text index on
+ * INDEXED_TEXT serves word and phrase search. fsync_after_insert makes an acknowledged insert
+ * survive a power cut, not only a crash.
  */
 const createLogsTable = `
 CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
   account      LowCardinality(String),
-  ts           DateTime64(3, 'UTC') CODEC(Delta, ZSTD(1)),
-  id           UInt64 CODEC(Delta, ZSTD(1)),
+  ts           DateTime64(3, 'UTC') CODEC(Delta, LZ4),
+  id           UInt64 CODEC(Delta, LZ4),
   batch_id     String CODEC(ZSTD(1)),
   host         LowCardinality(String),
   app          LowCardinality(String),
@@ -46,7 +49,7 @@ CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
   meta         String CODEC(ZSTD(3)),
   meta_indexed Bool,
   extra        String CODEC(ZSTD(3)),
-  size         UInt32,
+  size         UInt32 CODEC(T64, LZ4),
   INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE text(tokenizer = splitByNonAlpha)
 )
 ENGINE = MergeTree
