@@ -184,3 +184,32 @@ test('a prefix shared by more index tokens than the expansion takes still finds 
   assert.equal(await count('zz11'), 111); // zz11 and zz1100..zz1199
   assert.equal(await count('==zz7'), 1);
 });
+
+test('the newest lines come back the same whether the engine reads the range at once or in windows', async () => {
+  const queries = ['"user_id"', 'host:web', '=Error', 'status:>=0', 'naïve OR 404', '-"foo-bar"'];
+  for (const query of queries) {
+    const condition = toSql(parseQuery(query));
+    assert.ok(condition.readsLines, query);
+    const expected = memorySelection(query);
+    for (const limit of [1, 7, 1000]) {
+      for (const chronological of [true, false]) {
+        const ids: string[] = [];
+        for await (const chunk of store.read({ account: ACCOUNT, fromMs: 1_700_000_000_000, toMs: 1_700_000_000_399, condition }, { prefer: 'tail', limit, chronological })) {
+          ids.push(...chunk.map((row) => row.id));
+        }
+        const newest = expected.slice(-limit);
+        assert.deepEqual(ids, chronological ? newest : [...newest].reverse(), `${query}, limit ${limit}`);
+      }
+    }
+    const middle = expected[Math.floor(expected.length / 2)];
+    if (middle) {
+      const before: string[] = [];
+      const position = { ts: 1_700_000_000_000 + Number(middle) - 1, id: middle };
+      for await (const chunk of store.read({ account: ACCOUNT, fromMs: 1_700_000_000_000, toMs: 1_700_000_000_399, condition }, { prefer: 'tail', limit: 5, chronological: true, after: position })) {
+        before.push(...chunk.map((row) => row.id));
+      }
+      const at = expected.indexOf(middle);
+      assert.deepEqual(before, expected.slice(Math.max(0, at - 5), at), `${query}, before line ${middle}`);
+    }
+  }
+});

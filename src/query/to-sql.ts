@@ -7,6 +7,8 @@ import { caseSensitive, indexTokens, wordPattern } from './text-match.js';
 export interface SqlCondition {
   sql: string;
   params: SqlParams;
+  /** False when the text index alone decides the condition, so no line is read to test it. */
+  readsLines: boolean;
 }
 
 const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')";
@@ -19,6 +21,8 @@ const MAX_PREFIX_TOKENS = 1000;
 
 class SqlCompiler {
   readonly params: SqlParams = {};
+  /** Set by every test that reads the line's columns; word tests decided by tokens leave it. */
+  readsLines = false;
   private next = 0;
 
   private bind(value: string | number | string[], type: string): string {
@@ -30,15 +34,18 @@ class SqlCompiler {
 
   /** A word test on a text expression, the SQL form of wordMatch. */
   private wordMatch(expression: string, needle: string, mode: MatchMode): string {
+    this.readsLines = true;
     const pattern = this.bind(wordPattern(needle, mode), 'String');
     return caseSensitive(mode) ? `match(${expression}, ${pattern})` : `match(lower(${expression}), ${pattern})`;
   }
 
   private compare(expression: string, test: FieldTest & { kind: 'compare' }): string {
+    this.readsLines = true;
     return `${expression} ${test.op} ${this.bind(test.value, 'Float64')}`;
   }
 
   private json(column: string, path: string[], test: FieldTest): string {
+    this.readsLines = true;
     const at = path.map((key) => this.bind(key, 'String')).join(', ');
     const type = `JSONType(${column}, ${at})`;
     const numeric = `${type} IN ${NUMERIC_JSON}`;
@@ -71,6 +78,7 @@ class SqlCompiler {
   }
 
   private field(field: FieldRef, test: FieldTest): string {
+    this.readsLines = true;
     switch (field.kind) {
       case 'builtin':
         if (field.name === 'tag') {
@@ -97,7 +105,10 @@ class SqlCompiler {
    */
   private words(needle: string, mode: MatchMode): string {
     const { whole, prefix, decides } = indexTokens(needle, mode);
+    const readsLinesBefore = this.readsLines;
     const exact = this.wordMatch(SEARCH_TEXT, needle, mode);
+    // Where the tokens decide, the text is only read past MAX_PREFIX_TOKENS: a rare case.
+    if (decides) this.readsLines = readsLinesBefore;
     const tests: string[] = [];
     if (whole.length > 0) tests.push(`hasAllTokens(${INDEXED_TEXT}, ${this.bind(whole, 'Array(String)')})`);
     if (prefix !== null) {
@@ -134,5 +145,5 @@ class SqlCompiler {
 export function toSql(node: QueryNode): SqlCondition {
   const compiler = new SqlCompiler();
   const sql = compiler.compile(node);
-  return { sql, params: compiler.params };
+  return { sql, params: compiler.params, readsLines: compiler.readsLines };
 }

@@ -60,6 +60,10 @@ export interface ReadOptions {
   chronological: boolean;
 }
 
+/** The fractions of a range, newest first, that readTailInWindows reads in turn. */
+const TAIL_WINDOWS = [1 / 64, 1 / 8, 1];
+const TAIL_CHUNK = 1000;
+
 // ts_ms, not ts: an alias named ts would shadow the column in WHERE and defeat the primary key.
 const columns = `account, toUnixTimestamp64Milli(ts) AS ts_ms, id, batch_id, host, app, level, env, file, ip, mac,
   tags, line, logtype, fields, meta, meta_indexed, extra, size`;
@@ -107,6 +111,36 @@ export class LogStore {
 
   /** Reads matching lines in chunks, so export can stream before the query ends. */
   read(filter: LineFilter, options: ReadOptions): AsyncIterable<StoredLine[]> {
+    if (options.prefer === 'tail' && filter.condition?.readsLines) return this.readTailInWindows(filter, options);
+    return this.readOnce(filter, options);
+  }
+
+  /**
+   * The newest lines for a condition that must read each candidate line (a phrase, a field
+   * value): first in the newest 1/64 of the range, then the newest 1/8, then the rest, stopping
+   * once the limit is reached. One query over the whole range makes the engine start reading
+   * every part at once, so the newest 100 hits of a frequent phrase over 10 million lines cost
+   * 90 ms instead of 25 (docs/performance.md). Windows are disjoint, so no line comes twice.
+   */
+  private async *readTailInWindows(filter: LineFilter, options: ReadOptions): AsyncIterable<StoredLine[]> {
+    const newestFirst: StoredLine[] = [];
+    const span = filter.toMs - filter.fromMs + 1;
+    let upper = filter.toMs;
+    for (const fraction of TAIL_WINDOWS) {
+      const lower = Math.max(filter.fromMs, filter.toMs - Math.ceil(span * fraction) + 1);
+      if (lower > upper) continue;
+      const window = { ...filter, fromMs: lower, toMs: upper };
+      for await (const rows of this.readOnce(window, { ...options, limit: options.limit - newestFirst.length, chronological: false })) {
+        newestFirst.push(...rows);
+      }
+      if (newestFirst.length >= options.limit || lower === filter.fromMs) break;
+      upper = lower - 1;
+    }
+    if (options.chronological) newestFirst.reverse();
+    for (let at = 0; at < newestFirst.length; at += TAIL_CHUNK) yield newestFirst.slice(at, at + TAIL_CHUNK);
+  }
+
+  private readOnce(filter: LineFilter, options: ReadOptions): AsyncIterable<StoredLine[]> {
     const { where, params } = this.selection(filter);
     params.limit = options.limit;
     const forward = options.prefer === 'head';

@@ -168,10 +168,11 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
     }
   }, [views]);
 
-  // ...and opens at that line when it is among the results.
+  // ...and opens at that line when it is among the results: the view's results, not those of a
+  // search that ran before the views had loaded (a new search closes every open line).
   const linkedLine = useRef(new URLSearchParams(window.location.search).get('line'));
   useEffect(() => {
-    if (!linkedLine.current) return;
+    if (!linkedLine.current || (state.view && !openedFromLink.current)) return;
     const index = lines.findIndex((line) => line._id === linkedLine.current);
     if (index < 0) return;
     setSelected(index);
