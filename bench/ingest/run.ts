@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lineGenerator } from '../lib/synthetic-lines.js';
-import { startProcess, stopProcess } from '../lib/processes.js';
+import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
 import { median, percentile } from '../lib/stats.js';
 import { timelineChart } from '../lib/timeline-chart.js';
 
@@ -34,7 +34,6 @@ const LINES_PER_BODY = 1000;
 const WARMUP_MS = options.quick ? 1000 : 3000;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const logsteadBin = path.join(root, 'bin/logstead.js');
 const discardServer = fileURLToPath(new URL('./discard-server.js', import.meta.url));
 
 /** Pre-built request bodies, so the load generator spends its CPU on sending, not on generating. */
@@ -165,7 +164,7 @@ async function main() {
   /** Loads a fresh Logstead (own data directory) for `window` seconds. */
   const loadLogstead = async (window: number): Promise<LoadResult> => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
-    const server = await startProcess(logsteadBin, ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
+    const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir });
     const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
     const result = await load(server.url, ingestionKey, bodies, hostnames, server.child.pid, window);
     await stopProcess(server.child);

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const LOGSTEAD_BIN = fileURLToPath(new URL('../../../bin/logstead.js', import.meta.url));
 
 export interface Started {
   child: ChildProcess;
@@ -6,8 +9,20 @@ export interface Started {
 }
 
 /** Spawns a Node script and waits for it to print "listening on <url>". */
-export async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(script: string, args: string[], env: Record<string, string>): Promise<Started> {
+  return startCommand(process.execPath, [script, ...args], env);
+}
+
+/**
+ * `logstead serve`, started as `npx logstead serve` starts it: the bin script itself, so the Node
+ * flags on its #! line apply as they do for users.
+ */
+export function startLogsteadServer(env: Record<string, string>): Promise<Started> {
+  return startCommand(LOGSTEAD_BIN, ['serve'], { LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env });
+}
+
+async function startCommand(command: string, args: string[], env: Record<string, string>): Promise<Started> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -17,7 +32,7 @@ export async function startProcess(script: string, args: string[], env: Record<s
     if (match) return { child, url: match[1] };
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${script} did not start:\n${output}`);
+      throw new Error(`${command} did not start:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

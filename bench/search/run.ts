@@ -12,7 +12,7 @@ import { startLogstead } from '../../src/app.js';
 import { compileQuery } from '../../src/query/compile.js';
 import { loadSettings } from '../../src/settings.js';
 import type { LineFilter, LogStore } from '../../src/store/log-store.js';
-import { startProcess, stopProcess } from '../lib/processes.js';
+import { startLogsteadServer, stopProcess } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
 import { ingestDataset } from '../lib/ingest-dataset.js';
 
@@ -76,7 +76,7 @@ async function main() {
   const spanStart = Date.now() - spanMs;
   console.log(`bench/search: ${TOTAL.toLocaleString('en')} lines over 23 h; ${os.cpus().length} cores, Node ${process.version}; data in ${dataDir}`);
 
-  const serving = await startProcess(path.join(root, 'bin/logstead.js'), ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' });
+  const serving = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir });
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   const ingested = await ingestDataset(serving.url, credentials.ingestionKey, TOTAL, spanStart, spanMs);
   await stopProcess(serving.child);

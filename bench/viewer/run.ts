@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { ingestDataset } from '../lib/ingest-dataset.js';
-import { startProcess, stopProcess } from '../lib/processes.js';
+import { startLogsteadServer, stopProcess } from '../lib/processes.js';
 import { median, percentile } from '../lib/stats.js';
 
 const { values: options } = parseArgs({
@@ -118,7 +118,7 @@ async function firstResults(url: string, serviceKey: string, from: number, to: n
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-viewer-bench-'));
   console.log(`bench/viewer: ${TOTAL.toLocaleString('en')} lines, ${SAMPLES} live-tail samples; ${os.cpus().length} cores, Node ${process.version}`);
-  const server = await startProcess(path.join(root, 'bin/logstead.js'), ['serve'], { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true' });
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   try {
     const tail = await tailLatency(server.url, credentials.ingestionKey, credentials.serviceKey);

@@ -27,7 +27,9 @@ export const TEXT_INDEX = 'search_tokens';
  * the stored columns small. ts and id use Delta with LZ4, not ZSTD: every search reads ts, and LZ4
  * decodes it about four times faster (and, after Delta, about as small). The text index on
  * INDEXED_TEXT serves word and phrase search. fsync_after_insert makes an acknowledged insert
- * survive a power cut, not only a crash.
+ * survive a power cut, not only a crash. merge_selector_base = 10 (default 5) merges parts in
+ * bigger steps, so each line is rewritten fewer times: background merges took 70% of a core
+ * under sustained ingest, 56% with it (docs/performance.md).
  */
 const createLogsTable = `
 CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
@@ -55,7 +57,7 @@ CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
 ENGINE = MergeTree
 PARTITION BY toDate(ts)
 ORDER BY (account, ts, id)
-SETTINGS fsync_after_insert = 1, fsync_part_directory = 1`;
+SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10`;
 
 /**
  * Creates the log table, or brings an older one up to date: tables made before INDEXED_TEXT had
