@@ -183,6 +183,8 @@ test('a prefix shared by more index tokens than the expansion takes still finds 
   assert.equal(await count('=Zz'), 1200);
   assert.equal(await count('zz11'), 111); // zz11 and zz1100..zz1199
   assert.equal(await count('==zz7'), 1);
+  assert.equal(await count('zzq'), 0); // no index token starts with it
+  assert.equal(await count('-zzq'), 1200);
 });
 
 test('the newest lines come back the same whether the engine reads the range at once or in windows', async () => {

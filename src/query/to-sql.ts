@@ -107,8 +107,9 @@ class SqlCompiler {
     const { whole, prefix, decides } = indexTokens(needle, mode);
     const readsLinesBefore = this.readsLines;
     const exact = this.wordMatch(SEARCH_TEXT, needle, mode);
-    // Where the tokens decide, the text is only read past MAX_PREFIX_TOKENS: a rare case.
-    if (decides) this.readsLines = readsLinesBefore;
+    // Where the tokens decide, the text is only read past MAX_PREFIX_TOKENS, which prefixes of one
+    // or two characters are likely to reach.
+    if (decides && (prefix === null || prefix.length > 2)) this.readsLines = readsLinesBefore;
     const tests: string[] = [];
     if (whole.length > 0) tests.push(`hasAllTokens(${INDEXED_TEXT}, ${this.bind(whole, 'Array(String)')})`);
     if (prefix !== null) {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { compileQuery } from '../query/compile.js';
 import { openChdbExecutor } from './chdb-executor.js';
 import { LogStore } from './log-store.js';
-import { SEARCH_TEXT } from './schema.js';
+import { INDEXED_TEXT, SEARCH_TEXT } from './schema.js';
 
 test('a log table from before the token index gets it, built for the lines already stored', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
@@ -36,6 +36,27 @@ test('a log table from before the token index gets it, built for the lines alrea
     assert.equal(await found('vet'), 1);
     assert.equal(await found('"disk fail"'), 1);
     assert.equal(await found('==fail'), 0);
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('parts left without the token index (a rebuild cut short) get it at the next start', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  let executor = await openChdbExecutor(dir);
+  try {
+    await LogStore.open(executor);
+    await executor.exec(`ALTER TABLE logs DROP INDEX search_tokens`);
+    await executor.exec(`INSERT INTO logs (account, ts, id, line) VALUES ('cut', fromUnixTimestamp64Milli(1763800000000), 1, 'kernel panic')`);
+    await executor.exec(`ALTER TABLE logs ADD INDEX search_tokens ${INDEXED_TEXT} TYPE text(tokenizer = splitByNonAlpha)`);
+    await executor.close();
+
+    executor = await openChdbExecutor(dir);
+    const store = await LogStore.open(executor);
+    let count = 0;
+    for await (const rows of store.read({ account: 'cut', fromMs: 0, toMs: 2e12, condition: compileQuery('pan') }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
+    assert.equal(count, 1);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -66,16 +66,26 @@ SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base =
  * Creates the log table, or brings an older one up to date: tables made before INDEXED_TEXT had
  * an index named search_text on lower(SEARCH_TEXT), which is replaced and rebuilt for every
  * stored part before the server starts answering (words are answered from the index's tokens,
- * so a part without them would hide its lines).
+ * so a part without them would hide its lines). A rebuild cut short by a crash is finished at the
+ * next start. Older tables also get the current merge setting; their codecs stay as they were.
  */
 export async function ensureSchema(executor: SqlExecutor): Promise<void> {
   await executor.exec(createLogsTable);
+  await executor.exec(`ALTER TABLE ${LOGS_TABLE} MODIFY SETTING merge_selector_base = 10`);
   const indexes = await executor.rows<{ name: string }>(
     'SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = {table:String}',
     { table: LOGS_TABLE },
   );
-  if (indexes.some((index) => index.name === TEXT_INDEX)) return;
+  // The text index is the table's only skip index, so a part with no index bytes lacks it.
+  const [{ unindexed }] = await executor.rows<{ unindexed: string }>(
+    `SELECT count() AS unindexed FROM system.parts WHERE database = currentDatabase() AND table = {table:String}
+        AND active AND rows > 0 AND secondary_indices_compressed_bytes = 0`,
+    { table: LOGS_TABLE },
+  );
+  if (indexes.some((index) => index.name === TEXT_INDEX) && Number(unindexed) === 0) return;
   if (indexes.some((index) => index.name === 'search_text')) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX search_text`);
-  await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}`);
+  if (!indexes.some((index) => index.name === TEXT_INDEX)) {
+    await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}`);
+  }
   await executor.exec(`ALTER TABLE ${LOGS_TABLE} MATERIALIZE INDEX ${TEXT_INDEX} SETTINGS mutations_sync = 2`);
 }

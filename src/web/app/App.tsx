@@ -151,34 +151,49 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
     setPresets(presetList);
     setCategories(categoryList.map((category) => category.name));
   }, []);
+  const [configLoaded, setConfigLoaded] = useState(false);
   useEffect(() => {
-    void loadConfig().then(() => undefined);
+    void loadConfig()
+      .then(() => undefined)
+      .finally(() => setConfigLoaded(true));
   }, [loadConfig]);
 
   // A link from an alert names a view (and a line): open the view's search when the link has none.
   const openedFromLink = useRef(false);
+  // Whether the lines on screen are those the link meant: the view's, once its search has run.
+  const [linkResultsShown, setLinkResultsShown] = useState(!state.view);
+  const awaitingViewResults = useRef(false);
   useEffect(() => {
-    if (openedFromLink.current || !state.view || views.length === 0) return;
+    if (openedFromLink.current || !state.view || !configLoaded) return;
     openedFromLink.current = true;
     const view = views.find((candidate) => candidate.viewid === state.view);
     const searched = state.q || state.hosts.length || state.apps.length || state.levels.length || state.tags.length;
     if (view && !searched) {
       setQueryText(view.query);
       update({ view: view.viewid, q: view.query, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
+      awaitingViewResults.current = true;
+    } else {
+      setLinkResultsShown(true);
     }
-  }, [views]);
+  }, [views, configLoaded]);
 
-  // ...and opens at that line when it is among the results: the view's results, not those of a
-  // search that ran before the views had loaded (a new search closes every open line).
+  // ...and opens at that line when it is among those results (not among those of a search that
+  // ran before the views had loaded: a new search closes every open line).
   const linkedLine = useRef(new URLSearchParams(window.location.search).get('line'));
   useEffect(() => {
-    if (!linkedLine.current || (state.view && !openedFromLink.current)) return;
+    if (awaitingViewResults.current) {
+      awaitingViewResults.current = false;
+      setLinkResultsShown(true);
+    }
+  }, [lines]);
+  useEffect(() => {
+    if (!linkedLine.current || !linkResultsShown) return;
     const index = lines.findIndex((line) => line._id === linkedLine.current);
     if (index < 0) return;
     setSelected(index);
     setExpanded(new Set([lines[index]._id]));
     linkedLine.current = null;
-  }, [lines]);
+  }, [lines, linkResultsShown]);
 
   // A new search: the newest page of lines, the timeline and the filter values.
   useEffect(() => {
