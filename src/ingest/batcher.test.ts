@@ -19,11 +19,11 @@ test('requests arriving while a write runs share the next write, and settle only
   const { writes, write } = controllableWrite();
   const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 1000, maxBatchLines: 1000 });
   const settled: string[] = [];
-  const first = batcher.submit('a\n', 1).then(() => settled.push('a'));
+  const first = batcher.submit(Buffer.from('a\n'), 1).then(() => settled.push('a'));
   await tick();
   assert.equal(writes.length, 1);
-  const second = batcher.submit('b\n', 1).then(() => settled.push('b'));
-  const third = batcher.submit('c\nd\n', 2).then(() => settled.push('c'));
+  const second = batcher.submit(Buffer.from('b\n'), 1).then(() => settled.push('b'));
+  const third = batcher.submit(Buffer.from('c\nd\n'), 2).then(() => settled.push('c'));
   await tick();
   assert.equal(writes.length, 1, 'no second write while the first runs');
   assert.deepEqual(settled, []);
@@ -43,8 +43,8 @@ test('requests arriving while a write runs share the next write, and settle only
 test('a full queue refuses with 503 instead of growing', async () => {
   const { writes, write } = controllableWrite();
   const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 10, maxBatchLines: 1000 });
-  const accepted = batcher.submit('x\n'.repeat(8), 8);
-  const refused = await batcher.submit('y\n'.repeat(5), 5).then(
+  const accepted = batcher.submit(Buffer.from('x\n'.repeat(8)), 8);
+  const refused = await batcher.submit(Buffer.from('y\n'.repeat(5)), 5).then(
     () => null,
     (error) => error,
   );
@@ -59,7 +59,7 @@ test('a full queue refuses with 503 instead of growing', async () => {
 test('a single request larger than the queue is still accepted when nothing waits', async () => {
   const { writes, write } = controllableWrite();
   const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 10, maxBatchLines: 5 });
-  const big = batcher.submit('z\n'.repeat(50), 50);
+  const big = batcher.submit(Buffer.from('z\n'.repeat(50)), 50);
   await tick();
   writes[0].finish();
   await big;
@@ -75,10 +75,10 @@ test('when a shared write fails, each request is retried alone so only the refus
     },
     { maxQueuedLines: 100, maxBatchLines: 100 },
   );
-  const first = batcher.submit('first\n', 1);
+  const first = batcher.submit(Buffer.from('first\n'), 1);
   await tick();
   const results = ['good-1', 'bad', 'good-2'].map((name) =>
-    batcher.submit(`${name}\n`, 1).then(
+    batcher.submit(Buffer.from(`${name}\n`), 1).then(
       () => `${name} ok`,
       () => `${name} failed`,
     ),
@@ -93,7 +93,7 @@ test('when a shared write fails, each request is retried alone so only the refus
 test('maxBatchLines bounds one write', async () => {
   const { writes, write } = controllableWrite();
   const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 100, maxBatchLines: 2 });
-  const done = ['a', 'b', 'c'].map((name) => batcher.submit(`${name}\n`, 1));
+  const done = ['a', 'b', 'c'].map((name) => batcher.submit(Buffer.from(`${name}\n`), 1));
   await tick();
   assert.equal(writes[0].payload, 'a\nb\n');
   writes[0].finish();

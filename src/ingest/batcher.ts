@@ -8,7 +8,7 @@ export interface BatcherOptions {
 }
 
 interface Waiting {
-  payload: string;
+  payload: Buffer;
   lines: number;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -31,8 +31,8 @@ export class GroupCommitBatcher {
     private readonly options: BatcherOptions,
   ) {}
 
-  /** Queues rows encoded by store/row-encoding.ts; resolves once they are durably stored. */
-  submit(payload: string, lines: number): Promise<void> {
+  /** Queues rows encoded by store/row-encoding.ts, as UTF-8; resolves once they are durably stored. */
+  submit(payload: Buffer, lines: number): Promise<void> {
     if (this.queuedLines > 0 && this.queuedLines + lines > this.options.maxQueuedLines) {
       return Promise.reject(errors.overloaded());
     }
@@ -75,7 +75,7 @@ export class GroupCommitBatcher {
   private async writeEachAlone(batch: Waiting[]): Promise<void> {
     for (const item of batch) {
       try {
-        await this.write(Buffer.from(item.payload, 'utf8'), item.lines);
+        await this.write(item.payload, item.lines);
         item.resolve();
       } catch (error) {
         item.reject(error);
@@ -88,7 +88,7 @@ export class GroupCommitBatcher {
       const batch = this.takeBatch();
       const lines = batch.reduce((sum, item) => sum + item.lines, 0);
       try {
-        await this.write(Buffer.from(batch.map((item) => item.payload).join(''), 'utf8'), lines);
+        await this.write(batch.length === 1 ? batch[0].payload : Buffer.concat(batch.map((item) => item.payload)), lines);
         for (const item of batch) item.resolve();
       } catch (error) {
         if (batch.length === 1) batch[0].reject(error);

@@ -76,15 +76,19 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
       payload += encodeRow(row);
     }
-    if (pending.length > 0) {
+    // Only the rows are needed from here on; the parsed body can be collected while the insert runs
+    // (fewer objects survive into V8's old generation: about 4% more lines/s, docs/performance.md).
+    const rows = pending.map(({ row }) => row);
+    request.body = undefined;
+    if (rows.length > 0) {
       try {
-        await deps.batcher.submit(payload, pending.length);
+        await deps.batcher.submit(Buffer.from(payload, 'utf8'), rows.length);
       } catch (error) {
         if (error instanceof ApiError) throw error;
         request.log.error({ err: error }, 'log store write failed');
         throw errors.storeUnavailable();
       }
-      deps.stored(account, pending.map(({ row }) => row));
+      deps.stored(account, rows);
     }
     return { status: 'ok', batchID: context.batchId };
   };
