@@ -71,14 +71,15 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const firstId = deps.lineIds.reserve(rawLines.length);
     // Normalise every line before anything is recorded: one bad element refuses the request whole.
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
+    const rows: StoredLine[] = [];
     let payload = '';
     for (const { row, metaObject } of pending) {
       row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
       payload += encodeRow(row);
+      rows.push(row);
     }
     // Only the rows are needed from here on; the parsed body can be collected while the insert runs
     // (fewer objects survive into V8's old generation: about 4% more lines/s, docs/performance.md).
-    const rows = pending.map(({ row }) => row);
     request.body = undefined;
     if (rows.length > 0) {
       try {

@@ -21,7 +21,7 @@ const MAX_PREFIX_TOKENS = 1000;
 
 class SqlCompiler {
   readonly params: SqlParams = {};
-  /** Set by every test that reads the line's columns; word tests decided by tokens leave it. */
+  /** Set by field tests and by word tests the index tokens do not decide alone. */
   readsLines = false;
   private next = 0;
 
@@ -34,18 +34,15 @@ class SqlCompiler {
 
   /** A word test on a text expression, the SQL form of wordMatch. */
   private wordMatch(expression: string, needle: string, mode: MatchMode): string {
-    this.readsLines = true;
     const pattern = this.bind(wordPattern(needle, mode), 'String');
     return caseSensitive(mode) ? `match(${expression}, ${pattern})` : `match(lower(${expression}), ${pattern})`;
   }
 
   private compare(expression: string, test: FieldTest & { kind: 'compare' }): string {
-    this.readsLines = true;
     return `${expression} ${test.op} ${this.bind(test.value, 'Float64')}`;
   }
 
   private json(column: string, path: string[], test: FieldTest): string {
-    this.readsLines = true;
     const at = path.map((key) => this.bind(key, 'String')).join(', ');
     const type = `JSONType(${column}, ${at})`;
     const numeric = `${type} IN ${NUMERIC_JSON}`;
@@ -105,11 +102,10 @@ class SqlCompiler {
    */
   private words(needle: string, mode: MatchMode): string {
     const { whole, prefix, decides } = indexTokens(needle, mode);
-    const readsLinesBefore = this.readsLines;
-    const exact = this.wordMatch(SEARCH_TEXT, needle, mode);
     // Where the tokens decide, the text is only read past MAX_PREFIX_TOKENS, which prefixes of one
     // or two characters are likely to reach.
-    if (decides && (prefix === null || prefix.length > 2)) this.readsLines = readsLinesBefore;
+    if (!decides || (prefix !== null && prefix.length <= 2)) this.readsLines = true;
+    const exact = this.wordMatch(SEARCH_TEXT, needle, mode);
     const tests: string[] = [];
     if (whole.length > 0) tests.push(`hasAllTokens(${INDEXED_TEXT}, ${this.bind(whole, 'Array(String)')})`);
     if (prefix !== null) {

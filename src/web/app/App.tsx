@@ -158,42 +158,35 @@ function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => voi
       .finally(() => setConfigLoaded(true));
   }, [loadConfig]);
 
-  // A link from an alert names a view (and a line): open the view's search when the link has none.
-  const openedFromLink = useRef(false);
-  // Whether the lines on screen are those the link meant: the view's, once its search has run.
-  const [linkResultsShown, setLinkResultsShown] = useState(!state.view);
-  const awaitingViewResults = useRef(false);
+  // A link from an alert names a view (and a line): open the view's search when the link has none,
+  // then open the line once it is among that search's results; not among those of a search that
+  // ran before the views had loaded, since a new search closes every open line.
+  const linkedLine = useRef(new URLSearchParams(window.location.search).get('line'));
+  const linkStage = useRef<'awaiting views' | 'awaiting view results' | 'ready'>(state.view ? 'awaiting views' : 'ready');
+  const openLinkedLine = (shown: LogLine[]) => {
+    const index = linkedLine.current ? shown.findIndex((line) => line._id === linkedLine.current) : -1;
+    if (index < 0) return;
+    setSelected(index);
+    setExpanded(new Set([shown[index]._id]));
+    linkedLine.current = null;
+  };
   useEffect(() => {
-    if (openedFromLink.current || !state.view || !configLoaded) return;
-    openedFromLink.current = true;
+    if (linkStage.current !== 'awaiting views' || !configLoaded) return;
     const view = views.find((candidate) => candidate.viewid === state.view);
     const searched = state.q || state.hosts.length || state.apps.length || state.levels.length || state.tags.length;
     if (view && !searched) {
       setQueryText(view.query);
       update({ view: view.viewid, q: view.query, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
-      awaitingViewResults.current = true;
+      linkStage.current = 'awaiting view results';
     } else {
-      setLinkResultsShown(true);
+      linkStage.current = 'ready';
+      openLinkedLine(lines);
     }
   }, [views, configLoaded]);
-
-  // ...and opens at that line when it is among those results (not among those of a search that
-  // ran before the views had loaded: a new search closes every open line).
-  const linkedLine = useRef(new URLSearchParams(window.location.search).get('line'));
   useEffect(() => {
-    if (awaitingViewResults.current) {
-      awaitingViewResults.current = false;
-      setLinkResultsShown(true);
-    }
+    if (linkStage.current === 'awaiting view results') linkStage.current = 'ready';
+    if (linkStage.current === 'ready') openLinkedLine(lines);
   }, [lines]);
-  useEffect(() => {
-    if (!linkedLine.current || !linkResultsShown) return;
-    const index = lines.findIndex((line) => line._id === linkedLine.current);
-    if (index < 0) return;
-    setSelected(index);
-    setExpanded(new Set([lines[index]._id]));
-    linkedLine.current = null;
-  }, [lines, linkResultsShown]);
 
   // A new search: the newest page of lines, the timeline and the filter values.
   useEffect(() => {
