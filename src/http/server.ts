@@ -24,6 +24,9 @@ export function createHttpServer(logLevel: string): FastifyInstance {
       (reply as FastifyReply).code(400).send(errors.invalidParameter(`Bad request: ${error.message}`).body);
     },
     bodyLimit: 1024 * 1024,
+    // Node's 16 KiB default would refuse a search within the documented 10,000 characters once it
+    // is percent-encoded in the URL (up to 12 bytes per character).
+    http: { maxHeaderSize: 128 * 1024 },
   });
   // Bodies of the read and configuration APIs: JSON, where an empty body is no body (some clients
   // send a JSON content type on every request) and keys such as "constructor" are plain data.

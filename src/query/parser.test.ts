@@ -126,10 +126,27 @@ describe('errors name the position and what was expected', () => {
     assert.deepEqual(parseQuery(`${'('.repeat(50)}a${')'.repeat(50)}`), text('a'));
   });
 
-  test('very long queries parse, up to 10,000 characters', () => {
-    const long = Array.from({ length: 1200 }, (_, i) => `w${i}`).join(' OR ');
-    assert.equal((parseQuery(long) as { children: unknown[] }).children.length, 1200);
+  test('very long queries parse, up to 10,000 characters and 200 terms', () => {
+    const long = Array.from({ length: 200 }, (_, i) => `w${i}${'x'.repeat(40)}`).join(' OR ');
+    assert.ok(long.length > 9000);
+    assert.equal((parseQuery(long) as { children: unknown[] }).children.length, 200);
     assert.throws(() => parseQuery('a '.repeat(6000)), /at most 10000 characters/);
+  });
+
+  test('more than 200 terms are refused at the first one too many', () => {
+    const words = Array.from({ length: 201 }, (_, i) => `w${i}`);
+    let error: unknown;
+    try {
+      parseQuery(words.join(' '));
+    } catch (caught) {
+      error = caught;
+    }
+    assert.ok(error instanceof QueryParseError);
+    assert.equal(error.position, words.slice(0, 200).join(' ').length + 1);
+    assert.match(error.message, /at most 200 search terms/);
+    // The values of a field list are terms too; phrases and field tests count like words.
+    assert.throws(() => parseQuery(`app:[${words.slice(0, 150).join(',')}] ${words.slice(0, 51).join(' ')}`), /at most 200 search terms/);
+    assert.doesNotThrow(() => parseQuery(`app:[${words.slice(0, 150).join(',')}] "a b" meta.x:>1 ${words.slice(0, 48).join(' ')}`));
   });
 });
 

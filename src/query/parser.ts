@@ -27,6 +27,11 @@ const FIELD_NAME = /^[A-Za-z_@][A-Za-z0-9_@\-]*(\.[A-Za-z0-9_@\-]+)*$/;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const MAX_DEPTH = 100;
 const MAX_LENGTH = 10_000;
+/**
+ * Each term becomes its own index lookups and text tests in SQL; thousands of them (a 10,000
+ * character query can hold 5,000 one-letter words) would take the engine minutes to plan.
+ */
+const MAX_TERMS = 200;
 
 export function resolveField(name: string): FieldRef {
   if (name === 'source') return { kind: 'builtin', name: 'host' };
@@ -50,6 +55,7 @@ function describe(text: string, at: number): string {
 class Parser {
   private at = 0;
   private depth = 0;
+  private terms = 0;
 
   constructor(private readonly text: string) {}
 
@@ -141,11 +147,18 @@ class Parser {
     return { kind: 'not', child };
   }
 
+  /** Counts `added` more terms, starting at `start`, against MAX_TERMS. */
+  private countTerms(start: number, added = 1) {
+    this.terms += added;
+    if (this.terms > MAX_TERMS) throw this.error(`at most ${MAX_TERMS} search terms (words, phrases and field tests)`, start);
+  }
+
   private primary(field: FieldRef | null): QueryNode {
     const ch = this.text[this.at];
     if (ch === undefined) throw this.error('a term');
     if (ch === ')') throw this.error('a term');
     if (ch === '(') return this.group(field);
+    this.countTerms(this.at);
     if (ch === '"' || ch === "'") {
       const value = this.quoted();
       return field ? { kind: 'field', field, test: { kind: 'text', value, mode: '' } } : { kind: 'text', value, mode: '' };
@@ -264,6 +277,7 @@ class Parser {
     if (close < 0) throw this.error(`"]" to close the list opened at position ${open}`, this.text.length);
     const values = this.text.slice(open + 1, close).split(',');
     if (values.some((value) => value === '')) throw this.error('a value between the commas of the list', open + 1);
+    this.countTerms(open, values.length - 1);
     this.at = close + 1;
     const children: QueryNode[] = values.map((value) => ({ kind: 'field', field, test: { kind: 'text', value, mode } }));
     return children.length === 1 ? children[0] : { kind: 'or', children };

@@ -62,3 +62,24 @@ test("context refuses bad parameters and another organisation's lines", async ()
   assert.equal((await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}`, other.serviceKey)).status, 404);
   assert.deepEqual((await get(`/v1/viewer/facets?${range}`, other.serviceKey)).json.host, []);
 });
+
+test('the largest search allowed runs on every search endpoint, and one term more is refused', async () => {
+  // 200 terms, near 10,000 characters; percent-encoded, the URL is past Node's default 16 KiB limit.
+  const terms = [...Array.from({ length: 199 }, (_, i) => `q${i}${'é'.repeat(40)}`), 'step'];
+  const query = encodeURIComponent(terms.join(' OR '));
+  assert.ok(query.length > 32 * 1024);
+  const exported = await get(`/v1/export?${range}&query=${query}`);
+  assert.equal(exported.status, 200, exported.text);
+  assert.equal(jsonLines(exported.text).length, 80);
+  const histogram = await get(`/v1/histogram?${range}&query=${query}`);
+  assert.equal(histogram.status, 200, histogram.text);
+  assert.equal(histogram.json.buckets.reduce((sum: number, bucket: { count: number }) => sum + bucket.count, 0), 80);
+  const facets = await get(`/v1/viewer/facets?${range}&query=${query}`);
+  assert.equal(facets.status, 200, facets.text);
+  assert.deepEqual(facets.json.host, [{ value: 'alpha', count: 40 }, { value: 'beta', count: 40 }]);
+
+  const tooMany = await get(`/v1/export?${range}&query=${encodeURIComponent(`${terms.join(' OR ')} OR x`)}`);
+  assert.equal(tooMany.status, 400);
+  assert.equal(tooMany.json.code, 'BadRequest');
+  assert.match(tooMany.json.error, /at most 200 search terms/);
+});

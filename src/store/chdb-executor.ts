@@ -6,13 +6,20 @@ import type { SqlExecutor, SqlParams } from './executor.js';
 const MAX_STREAM_SESSIONS = 4;
 
 /**
+ * Engine settings for every session (they are per session). The largest search allowed (200
+ * terms, query/parser.ts) compiles to over a megabyte of SQL in the facet queries, past the
+ * engine's 256 KiB parser limit and near its AST size limits.
+ */
+const SESSION_ARGS = ['--max_query_size=16777216', '--max_ast_elements=10000000', '--max_expanded_ast_elements=10000000'];
+
+/**
  * ClickHouse in-process through chDB. All calls run on libuv's pool, off the event loop.
  * Sessions opened on the same path share one engine, so extra sessions are cheap; they exist only
  * because chDB allows one active result stream per session.
  */
 export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
   fs.mkdirSync(dir, { recursive: true });
-  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0'] });
+  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', ...SESSION_ARGS] });
   const idleStreamSessions: Session[] = [];
   const allStreamSessions: Session[] = [];
   const waiting: Array<(session: Session) => void> = [];
@@ -21,7 +28,7 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
     const idle = idleStreamSessions.pop();
     if (idle) return idle;
     if (allStreamSessions.length < MAX_STREAM_SESSIONS) {
-      const session = new Session(dir);
+      const session = new Session(dir, { connectionArgs: SESSION_ARGS });
       allStreamSessions.push(session);
       return session;
     }
