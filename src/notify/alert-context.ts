@@ -1,9 +1,18 @@
 import type { AlertEvent } from '../alerts/evaluator.js';
 
-/** The address of a view in the viewer; with a line id it opens at that line. */
-export function viewUrl(publicUrl: string, viewid: string, lineId?: unknown): string {
-  const line = typeof lineId === 'string' ? `&line=${encodeURIComponent(lineId)}` : '';
-  return `${publicUrl}/?view=${encodeURIComponent(viewid)}${line}`;
+/** The search range a linked line is shown in: the hour up to and including it. */
+const LINKED_LINE_SPAN_MS = 3_600_000;
+
+/**
+ * The address of a view in the viewer. With a matched line it opens at that line, searching the
+ * hour that ends with it, so the line is on the first page however long after the alert the link
+ * is followed (or however old the line's own timestamp is).
+ */
+export function viewUrl(publicUrl: string, viewid: string, line?: Record<string, unknown>): string {
+  let url = `${publicUrl}/?view=${encodeURIComponent(viewid)}`;
+  if (typeof line?._id === 'string') url += `&line=${encodeURIComponent(line._id)}`;
+  if (typeof line?._ts === 'number') url += `&from=${line._ts - LINKED_LINE_SPAN_MS}&to=${line._ts + 1}`;
+  return url;
 }
 
 /** The tokens a webhook template can use, from the first matched line and the whole window. */
@@ -15,7 +24,7 @@ export function templateContext(event: AlertEvent, publicUrl: string): Record<st
     lines: event.samples.map((sample) => sample._line).join('\n'),
     level: first.level ?? '',
     // Only presence alerts have a line to point at.
-    url: viewUrl(publicUrl, event.viewid, event.kind === 'absence' ? undefined : first._id),
+    url: viewUrl(publicUrl, event.viewid, event.kind === 'absence' ? undefined : first),
     query: event.query,
     app: first._app ?? '',
     host: first._host ?? '',

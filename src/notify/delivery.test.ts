@@ -105,7 +105,13 @@ describe('webhooks', () => {
     assert.equal(body.name, 'Payment failures');
     assert.equal(body.matches, '2');
     assert.equal(body.query, 'payment failed');
-    assert.match(body.url, new RegExp(`^https://logs\\.example\\.com/\\?view=${view.viewid}&line=\\d+$`));
+    const link = new URL(body.url);
+    assert.equal(`${link.origin}${link.pathname}`, 'https://logs.example.com/');
+    assert.equal(link.searchParams.get('view'), view.viewid);
+    assert.equal(link.searchParams.get('line'), body.first._id);
+    // The hour that ends with the line, so the viewer shows it even when the link is followed later.
+    assert.equal(Number(link.searchParams.get('to')), body.first._ts + 1);
+    assert.equal(Number(link.searchParams.get('from')), body.first._ts - 3_600_000);
     assert.equal(body.level, 'ERROR');
     assert.equal(body.app, 'billing');
     assert.equal(body.host, 'web-1');

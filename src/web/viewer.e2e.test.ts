@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Browser, type Page, chromium } from 'playwright-core';
+import { viewUrl } from '../notify/alert-context.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 
 const CHROMIUM = process.env.LOGSTEAD_CHROMIUM ?? '/usr/bin/chromium';
@@ -179,15 +180,22 @@ test('saves the search as a view with a webhook alert, showing the API\'s valida
   await eventually(async () => ((await page.inputValue('[data-testid=query]')) === 'level:error' ? true : undefined));
 });
 
-test('a link from an alert opens its view at its line', async () => {
+test('a link from an alert opens its view at its line, also a line older than the last hour', async () => {
   const views = await request(`${server.url}/v1/config/view`, { headers: { servicekey: server.org.serviceKey } });
   const errorsView = views.json.find((view: { name: string }) => view.name === 'Errors');
-  const [line] = (await request(`${server.url}/v2/export?from=0&to=${Date.now()}&size=1&query=level:error`, { headers: { servicekey: server.org.serviceKey } })).json.lines;
-  await page.goto(`${server.url}/?view=${errorsView.viewid}&line=${line._id}`);
-  await eventually(async () => ((await page.inputValue('[data-testid=query]')) === 'level:error' ? true : undefined));
-  const details = page.locator('[data-testid=line-details]');
-  await details.waitFor();
-  assert.match(await details.innerText(), new RegExp(line._line));
+  await ingest([{ line: 'disk failure three hours ago', level: 'error', timestamp: Date.now() - 3 * 3_600_000 }]);
+  const exported = (query: string) =>
+    request(`${server.url}/v2/export?from=0&to=${Date.now()}&size=1&query=${encodeURIComponent(query)}`, { headers: { servicekey: server.org.serviceKey } });
+  const [recent] = (await exported('level:error')).json.lines;
+  const [old] = (await exported('"disk failure three hours ago"')).json.lines;
+  for (const line of [recent, old]) {
+    // The link exactly as alert messages build it.
+    await page.goto(viewUrl(server.url, errorsView.viewid, line));
+    await eventually(async () => ((await page.inputValue('[data-testid=query]')) === 'level:error' ? true : undefined));
+    const details = page.locator('[data-testid=line-details]');
+    await details.waitFor();
+    assert.match(await details.innerText(), new RegExp(line._line));
+  }
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=line]');
 });
