@@ -158,6 +158,9 @@ test('saves the search as a view with a webhook alert, showing the API\'s valida
   await page.press('[data-testid=query]', 'Enter');
   await page.click('[data-testid=save-view]');
   await page.fill('[data-testid=view-name]', 'Errors');
+  // A category typed for the first time is created with the view, also when the first attempt
+  // is refused and the form is sent again.
+  await page.fill('[data-testid=view-category]', 'Incidents');
   await page.getByRole('button', { name: '+ webhook' }).click();
   await page.fill('[data-testid=webhook-url]', 'not a url');
   await page.getByRole('button', { name: 'Save view' }).click();
@@ -173,11 +176,32 @@ test('saves the search as a view with a webhook alert, showing the API\'s valida
   const views = await request(`${server.url}/v1/config/view`, { headers: { servicekey: server.org.serviceKey } });
   const saved = views.json.find((view: { name: string }) => view.name === 'Errors');
   assert.equal(saved.query, 'level:error');
+  assert.deepEqual(saved.category, ['Incidents']);
   assert.equal(saved.channels[0].url, 'https://hooks.example.com/errors');
   await page.fill('[data-testid=query]', '');
   await page.press('[data-testid=query]', 'Enter');
   await link.click();
   await eventually(async () => ((await page.inputValue('[data-testid=query]')) === 'level:error' ? true : undefined));
+});
+
+test('a view in several categories is listed under each, and editing it keeps them all', async () => {
+  const config = (method: string, path: string, body?: unknown) =>
+    request(`${server.url}${path}`, { method, headers: { servicekey: server.org.serviceKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  for (const name of ['Alpha', 'Beta']) assert.equal((await config('POST', '/v1/config/categories/views', { name })).status, 200);
+  const created = await config('POST', '/v1/config/view', { name: 'Two homes', query: 'checkout', category: ['Alpha', 'Beta'] });
+  assert.equal(created.status, 200, created.text);
+  await page.reload();
+  const sidebar = page.locator('nav.views');
+  for (const heading of ['Alpha', 'Beta']) {
+    await sidebar.locator('section', { has: page.locator('h3', { hasText: heading }) }).locator('[data-testid=view-link]', { hasText: 'Two homes' }).waitFor();
+  }
+  await page.getByRole('button', { name: 'Edit Two homes' }).first().click();
+  assert.deepEqual(await page.locator('[data-testid=view-category-chip]').allInnerTexts().then((texts) => texts.map((text) => text.replace('×', '').trim())), ['Alpha', 'Beta']);
+  await page.getByRole('button', { name: 'Save view' }).click();
+  await page.locator('[role=dialog]').waitFor({ state: 'detached' });
+  const after = await config('GET', `/v1/config/view/${created.json.viewid}`);
+  assert.deepEqual(after.json.category, ['Alpha', 'Beta']);
+  assert.equal((await config('DELETE', `/v1/config/view/${created.json.viewid}`)).status, 200);
 });
 
 test('a link from an alert opens its view at its line, also a line older than the last hour', async () => {

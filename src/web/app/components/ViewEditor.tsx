@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
 
-/** A view as the form edits it: one category and one preset, chosen from lists. */
-type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' | 'channels'> & { category: string; presetid: string };
+/** A view as the form edits it: its categories, and one preset chosen from a list. */
+type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' | 'channels' | 'category'> & { presetid: string };
 
 interface Props {
   /** An existing view to edit, or the current search to save as a new one. */
@@ -35,13 +35,19 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
     apps: view?.apps ?? search.apps,
     levels: view?.levels ?? search.levels,
     tags: view?.tags ?? search.tags,
-    category: view?.category[0] ?? '',
+    category: view?.category ?? [],
     presetid: view?.presetids[0] ?? '',
     // A preset's channels show on the view; only the view's own are edited here.
     channels: (view?.channels ?? []).filter((channel) => !presets.some((preset) => preset.channels.some((c) => c.alertid === channel.alertid))),
   }));
   const [problems, setProblems] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
+  /** A category being typed; it joins the view's categories on Enter, or when the view is saved. */
+  const [typedCategory, setTypedCategory] = useState('');
+  const withTyped = (names: string[]) => {
+    const typed = typedCategory.trim();
+    return typed && !names.some((name) => name.toLowerCase() === typed.toLowerCase()) ? [...names, typed] : names;
+  };
   // Messages describe the form as it was sent; an edit makes them stale.
   useEffect(() => setProblems([]), [draft]);
 
@@ -64,6 +70,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
     }
     setSaving(true);
     setProblems([]);
+    const category = withTyped(draft.category);
     const body: Record<string, unknown> = {
       name: draft.name,
       query: draft.query,
@@ -71,15 +78,17 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
       apps: draft.apps,
       levels: draft.levels,
       tags: draft.tags,
-      category: draft.category ? [draft.category] : [],
+      category,
       // alertid goes back with each channel, so an unchanged alert keeps its window.
       channels: draft.channels.map(({ bodyTemplate, ...channel }) => (bodyTemplate ? { ...channel, bodyTemplate: JSON.parse(bodyTemplate) } : channel)),
     };
     if (draft.presetid) body.presetid = draft.presetid;
     try {
-      // A category typed here for the first time is created, as the viewer's users expect.
-      if (draft.category && !categories.some((name) => name.toLowerCase() === draft.category.toLowerCase())) {
-        await api('POST', '/v1/config/categories/views', { name: draft.category });
+      // A category typed here for the first time is created, as the viewer's users expect. The
+      // list is read afresh: an earlier attempt that the API refused may have created it already.
+      const existing = (await api<Array<{ name: string }>>('GET', '/v1/config/categories/views')).map((known) => known.name.toLowerCase());
+      for (const name of category) {
+        if (!existing.includes(name.toLowerCase())) await api('POST', '/v1/config/categories/views', { name });
       }
       const saved = view ? await api<View>('PUT', `/v1/config/view/${view.viewid}`, body) : await api<View>('POST', '/v1/config/view', body);
       onSaved(saved);
@@ -116,8 +125,30 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
           Filters: {['hosts', 'apps', 'levels', 'tags'].map((k) => `${k} ${(draft[k as 'hosts'] as string[]).join(', ') || 'any'}`).join(' · ')}
         </p>
         <label>
-          Category
-          <input list="categories" value={draft.category} onChange={(e) => setDraft({ ...draft, category: e.target.value })} />
+          Categories
+          <span className="chips">
+            {draft.category.map((name) => (
+              <span className="chip" key={name} data-testid="view-category-chip">
+                {name}
+                <button type="button" className="icon" aria-label={`Remove category ${name}`} onClick={() => setDraft({ ...draft, category: draft.category.filter((kept) => kept !== name) })}>
+                  ×
+                </button>
+              </span>
+            ))}
+          </span>
+          <input
+            list="categories"
+            value={typedCategory}
+            placeholder="Add a category (Enter)"
+            data-testid="view-category"
+            onChange={(e) => setTypedCategory(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return;
+              e.preventDefault();
+              setDraft({ ...draft, category: withTyped(draft.category) });
+              setTypedCategory('');
+            }}
+          />
           <datalist id="categories">
             {categories.map((name) => (
               <option key={name} value={name} />

@@ -12,9 +12,9 @@ interface Props {
 /** Saved views, grouped by category; a bell marks views with alerts. */
 export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew }: Props) {
   const groups = new Map<string, View[]>();
+  // A view with several categories is listed under each.
   for (const view of views) {
-    const category = view.category[0] ?? 'Uncategorized';
-    groups.set(category, [...(groups.get(category) ?? []), view]);
+    for (const category of view.category.length > 0 ? view.category : ['Uncategorized']) groups.set(category, [...(groups.get(category) ?? []), view]);
   }
   const names = [...groups.keys()].sort((a, b) => (a === 'Uncategorized' ? 1 : b === 'Uncategorized' ? -1 : a.localeCompare(b)));
   return (
