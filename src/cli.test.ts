@@ -38,6 +38,9 @@ test('org create prints one JSON object with account, ingestionKey and serviceKe
   assert.deepEqual(Object.keys(created).sort(), ['account', 'ingestionKey', 'serviceKey']);
   assert.match(created.account, /^[0-9a-f]{10}$/);
   assert.equal(await ingestStatus(created.ingestionKey), 200);
+  const again = cli('org', 'create', 'acme corp');
+  assert.notEqual(again.code, 0, 'a name already taken (in any case) is refused');
+  assert.match(again.stderr, new RegExp(`An organisation named "acme corp" already exists \\(account ${created.account}\\)`));
   const exported = await request(`${server.url}/v1/export?from=0&to=${Date.now() + 1000}`, { headers: { servicekey: created.serviceKey } });
   assert.equal(exported.status, 200);
   assert.match(exported.text, /from the cli test/);
@@ -50,6 +53,7 @@ test('key create adds a working key, key revoke stops it', async () => {
   const key = JSON.parse(result.stdout);
   assert.equal(key.account, account);
   assert.equal(key.type, 'ingestion');
+  assert.equal(key.name, 'ci');
   assert.equal(await ingestStatus(key.key), 200);
   assert.equal(cli('key', 'revoke', key.id).code, 0);
   assert.equal(await ingestStatus(key.key), 403);

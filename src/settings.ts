@@ -51,15 +51,28 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new SettingsError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+/** An optional address setting; it must parse as a URL with one of `schemes` (e.g. 'https:'). */
+function address(env: NodeJS.ProcessEnv, name: string, schemes: string[], example: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !schemes.includes(url.protocol) || !url.hostname) {
+    throw new SettingsError(`${name} must be an ${schemes.map((scheme) => `${scheme}//`).join(' or ')} address such as ${example}, got "${raw}"`);
+  }
+  return raw;
+}
+
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const logLevel = env.LOGSTEAD_LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new SettingsError(`LOGSTEAD_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
-  const publicUrl = env.LOGSTEAD_PUBLIC_URL?.trim();
-  if (publicUrl && !/^https?:\/\/[^\s/]+/.test(publicUrl)) {
-    throw new SettingsError(`LOGSTEAD_PUBLIC_URL must be an http:// or https:// address, got "${publicUrl}"`);
-  }
+  const publicUrl = address(env, 'LOGSTEAD_PUBLIC_URL', ['http:', 'https:'], 'https://logs.example.com');
   return {
     port: integer(env, 'LOGSTEAD_PORT', 8080, 0, 65535),
     host: env.LOGSTEAD_HOST || '127.0.0.1',
@@ -70,9 +83,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxBatchLines: integer(env, 'LOGSTEAD_MAX_BATCH_LINES', 50_000, 1, 10_000_000),
     driftToleranceMs: integer(env, 'LOGSTEAD_DRIFT_TOLERANCE_MS', 5_000, 0, 86_400_000),
     shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
-    smtpUrl: env.LOGSTEAD_SMTP_URL?.trim() || undefined,
+    smtpUrl: address(env, 'LOGSTEAD_SMTP_URL', ['smtp:', 'smtps:'], 'smtp://user:pass@mail.example:587'),
     smtpFrom: env.LOGSTEAD_SMTP_FROM?.trim() || 'Logstead <logstead@localhost>',
-    pagingUrl: env.LOGSTEAD_PAGING_URL?.trim() || 'https://events.pagerduty.com/v2/enqueue',
+    pagingUrl: address(env, 'LOGSTEAD_PAGING_URL', ['http:', 'https:'], 'https://events.pagerduty.com/v2/enqueue') ?? 'https://events.pagerduty.com/v2/enqueue',
     allowPrivateWebhooks: boolean(env, 'LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS', false),
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),

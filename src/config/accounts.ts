@@ -13,6 +13,7 @@ export interface NewKey {
   id: string;
   account: string;
   type: KeyType;
+  name: string;
   key: string;
 }
 
@@ -60,6 +61,9 @@ export class Accounts {
   createAccount(name: string): NewAccount {
     const trimmed = name.trim();
     if (!trimmed) throw new AccountError('An organisation needs a name.');
+    // Names are how people tell organisations apart in `org list`; two of one name would be ambiguous.
+    const taken = this.db.prepare<[string], { account: string }>(`SELECT account FROM accounts WHERE lower(name) = lower(?)`).get(trimmed);
+    if (taken) throw new AccountError(`An organisation named "${trimmed}" already exists (account ${taken.account}).`);
     return this.db.transaction((): NewAccount => {
       const account = newId();
       this.db
@@ -83,7 +87,7 @@ export class Accounts {
     const key = newSecretKey();
     const id = newId();
     this.insertKey.run(id, account, type, name, hashKey(key), new Date().toISOString());
-    return { id, account, type, key };
+    return { id, account, type, name, key };
   }
 
   /** Revokes a key given either its id or the key itself. Returns false when nothing matched. */

@@ -5,11 +5,12 @@ import type { LinePosition } from '../store/log-store.js';
 
 /**
  * v2 export's pagination_id: an opaque token holding the last line returned and a fingerprint of
- * the request's parameters. Parameters are sorted before hashing, so their order does not matter,
- * and a token presented with different parameters is refused rather than silently misapplied.
+ * the organisation and the request's parameters. Parameters are sorted before hashing, so their
+ * order does not matter, and a token presented by another organisation or with different
+ * parameters is refused rather than silently misapplied.
  */
-export function fingerprint(query: Record<string, unknown>): string {
-  const entries = Object.entries(query)
+export function fingerprint(account: string, query: Record<string, unknown>): string {
+  const entries = Object.entries({ ...query, '': account })
     .filter(([name]) => name !== 'pagination_id')
     .map(([name, value]) => [name, Array.isArray(value) ? value.map(String) : String(value)] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -38,7 +39,7 @@ export function decodeCursor(token: string, params: string): LinePosition {
   }
   if (decoded.p !== params) {
     throw errors.invalidParameter(
-      'Parameter "pagination_id" belongs to a request with other parameters; repeat the same from, to, size, prefer and filters.',
+      'Parameter "pagination_id" belongs to another request: repeat the same from, to, size, prefer and filters, with a key of the same organisation.',
     );
   }
   return { ts: decoded.t as number, id: decoded.i as string };

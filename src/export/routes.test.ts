@@ -27,7 +27,7 @@ function exportV2(params: string, key = org.serviceKey) {
   return request(`${server.url}/v2/export?${params}`, { headers: { servicekey: key } });
 }
 
-const fingerprintOf = (params: string) => fingerprint(Object.fromEntries(new URLSearchParams(params)));
+const fingerprintOf = (params: string) => fingerprint(org.account, Object.fromEntries(new URLSearchParams(params)));
 
 const range = `from=${BASE - 1000}&to=${BASE + HISTORY * 1000}`;
 
@@ -200,7 +200,7 @@ describe('/v2/export', () => {
     assert.equal(reply.json.pagination_id, null);
   });
 
-  test('a cursor is bound to its parameters, whatever their order', async () => {
+  test('a cursor is bound to its organisation and parameters, whatever their order', async () => {
     const first = await exportV2(`${range}&size=10&apps=even`);
     const token = encodeURIComponent(first.json.pagination_id);
     const reordered = await exportV2(`apps=even&size=10&${range}&pagination_id=${token}`);
@@ -209,6 +209,9 @@ describe('/v2/export', () => {
     const changed = await exportV2(`${range}&size=10&apps=odd&pagination_id=${token}`);
     assert.equal(changed.status, 400);
     assert.match(changed.json.error, /pagination_id/);
+    const elsewhere = await exportV2(`${range}&size=10&apps=even&pagination_id=${token}`, server.org.serviceKey);
+    assert.equal(elsewhere.status, 400, 'another organisation cannot use the token');
+    assert.match(elsewhere.json.error, /same organisation/);
     const forged = await exportV2(`${range}&size=10&apps=even&pagination_id=not-a-token`);
     assert.equal(forged.status, 400);
     const params = fingerprintOf(`${range}&size=10&apps=even`);

@@ -65,7 +65,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     const query = request.query as Record<string, unknown>;
     if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
     const { filter, size, prefer } = parseExportRequest(query);
-    const params = fingerprint(query);
+    const params = fingerprint(account, query);
     const token = oneParam(query, 'pagination_id');
     const after = token ? decodeCursor(token, params) : undefined;
 

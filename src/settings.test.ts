@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SettingsError, loadSettings } from './settings.js';
+
+test('address settings must be URLs of the right kind, and say so by name', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['LOGSTEAD_PUBLIC_URL', 'nope', /LOGSTEAD_PUBLIC_URL must be an http:\/\/ or https:\/\/ address .*got "nope"/],
+    ['LOGSTEAD_PUBLIC_URL', 'ftp://logs.example.com', /LOGSTEAD_PUBLIC_URL must be/],
+    ['LOGSTEAD_SMTP_URL', 'notaurl', /LOGSTEAD_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ address such as smtp:\/\/user:pass@mail.example:587, got "notaurl"/],
+    ['LOGSTEAD_SMTP_URL', 'https://mail.example', /LOGSTEAD_SMTP_URL must be/],
+    ['LOGSTEAD_PAGING_URL', 'nope', /LOGSTEAD_PAGING_URL must be an http:\/\/ or https:\/\/ address/],
+  ];
+  for (const [name, value, message] of cases) {
+    assert.throws(() => loadSettings({ [name]: value }), (error: unknown) => error instanceof SettingsError && message.test(error.message), `${name}=${value}`);
+  }
+  const settings = loadSettings({
+    LOGSTEAD_PUBLIC_URL: 'https://logs.example.com/',
+    LOGSTEAD_SMTP_URL: 'smtps://user:pass@mail.example:465',
+    LOGSTEAD_PAGING_URL: 'http://127.0.0.1:9000/enqueue',
+  });
+  assert.equal(settings.publicUrl, 'https://logs.example.com');
+  assert.equal(settings.smtpUrl, 'smtps://user:pass@mail.example:465');
+  assert.equal(settings.pagingUrl, 'http://127.0.0.1:9000/enqueue');
+  assert.equal(loadSettings({}).pagingUrl, 'https://events.pagerduty.com/v2/enqueue');
+  assert.equal(loadSettings({}).smtpUrl, undefined);
+});
