@@ -207,12 +207,14 @@ export class LogStore {
   }
 
   /** Size of the stored data: for operators and the benchmarks' bytes-per-line figures. */
-  async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number }> {
-    const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string }>(
-      `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes
+  /** Size of the log table, and how many background merges are running on it. */
+  async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number }> {
+    const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string }>(
+      `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes,
+              (SELECT count() FROM system.merges WHERE database = currentDatabase() AND table = '${LOGS_TABLE}') AS merges
          FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active`,
     );
-    return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0) };
+    return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
   }
 }
 
