@@ -206,8 +206,10 @@ export class LogStore {
     return undefined;
   }
 
-  /** Size of the stored data: for operators and the benchmarks' bytes-per-line figures. */
-  /** Size of the log table, and how many background merges are running on it. */
+  /**
+   * Size of the stored data, and how many background merges are running on it: for operators and
+   * the benchmarks' bytes-per-line figures.
+   */
   async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number }> {
     const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string }>(
       `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes,

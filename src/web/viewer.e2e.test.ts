@@ -201,6 +201,11 @@ test('a view in several categories is listed under each, and editing it keeps th
   await page.locator('[role=dialog]').waitFor({ state: 'detached' });
   const after = await config('GET', `/v1/config/view/${created.json.viewid}`);
   assert.deepEqual(after.json.category, ['Alpha', 'Beta']);
+  await page.getByRole('button', { name: 'Edit Two homes' }).first().click();
+  await page.getByRole('button', { name: 'Remove category Beta' }).click();
+  await page.getByRole('button', { name: 'Save view' }).click();
+  await page.locator('[role=dialog]').waitFor({ state: 'detached' });
+  assert.deepEqual((await config('GET', `/v1/config/view/${created.json.viewid}`)).json.category, ['Alpha']);
   assert.equal((await config('DELETE', `/v1/config/view/${created.json.viewid}`)).status, 200);
 });
 

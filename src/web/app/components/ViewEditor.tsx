@@ -124,7 +124,8 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
         <p className="muted">
           Filters: {['hosts', 'apps', 'levels', 'tags'].map((k) => `${k} ${(draft[k as 'hosts'] as string[]).join(', ') || 'any'}`).join(' · ')}
         </p>
-        <label>
+        {/* Not a <label>: a click on its text would press the first chip's remove button. */}
+        <div className="field" role="group" aria-label="Categories">
           Categories
           <span className="chips">
             {draft.category.map((name) => (
@@ -140,6 +141,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
             list="categories"
             value={typedCategory}
             placeholder="Add a category (Enter)"
+            aria-label="Add a category"
             data-testid="view-category"
             onChange={(e) => setTypedCategory(e.target.value)}
             onKeyDown={(e) => {
@@ -154,7 +156,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
               <option key={name} value={name} />
             ))}
           </datalist>
-        </label>
+        </div>
         <label>
           Preset alert
           <select value={draft.presetid} onChange={(e) => setDraft({ ...draft, presetid: e.target.value })}>
