@@ -51,6 +51,9 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new SettingsError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+/** Where incident paging goes unless LOGSTEAD_PAGING_URL says otherwise: PagerDuty's Events API v2. */
+const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
+
 /** An optional address setting; it must parse as a URL with one of `schemes` (e.g. 'https:'). */
 function address(env: NodeJS.ProcessEnv, name: string, schemes: string[], example: string): string | undefined {
   const raw = env[name]?.trim();
@@ -85,7 +88,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     smtpUrl: address(env, 'LOGSTEAD_SMTP_URL', ['smtp:', 'smtps:'], 'smtp://user:pass@mail.example:587'),
     smtpFrom: env.LOGSTEAD_SMTP_FROM?.trim() || 'Logstead <logstead@localhost>',
-    pagingUrl: address(env, 'LOGSTEAD_PAGING_URL', ['http:', 'https:'], 'https://events.pagerduty.com/v2/enqueue') ?? 'https://events.pagerduty.com/v2/enqueue',
+    pagingUrl: address(env, 'LOGSTEAD_PAGING_URL', ['http:', 'https:'], PAGERDUTY_EVENTS_URL) ?? PAGERDUTY_EVENTS_URL,
     allowPrivateWebhooks: boolean(env, 'LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS', false),
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
