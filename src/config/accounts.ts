@@ -35,6 +35,12 @@ export interface AccountSummary {
 
 export class AccountError extends Error {}
 
+/** A key that authenticated a request: whose it is, and its id (so what it opened can be revoked with it). */
+export interface ActiveKey {
+  account: string;
+  keyId: string;
+}
+
 /**
  * Organisations (accounts) and their API keys. Keys are stored as SHA-256 hashes only; the
  * clear key is returned once, at creation.
@@ -42,11 +48,16 @@ export class AccountError extends Error {}
 export class Accounts {
   private readonly findKey;
   private readonly insertKey;
+  private readonly liveKey;
 
   constructor(private readonly db: ConfigDb) {
-    this.findKey = db.prepare<[string, KeyType], { account: string }>(
-      `SELECT k.account FROM api_keys k JOIN accounts a ON a.account = k.account
+    this.findKey = db.prepare<[string, KeyType], { account: string; id: string }>(
+      `SELECT k.account, k.id FROM api_keys k JOIN accounts a ON a.account = k.account
         WHERE k.key_hash = ? AND k.type = ? AND k.revoked_at IS NULL AND a.active = 1`,
+    );
+    this.liveKey = db.prepare<[string], { account: string }>(
+      `SELECT k.account FROM api_keys k JOIN accounts a ON a.account = k.account
+        WHERE k.id = ? AND k.revoked_at IS NULL AND a.active = 1`,
     );
     this.insertKey = db.prepare(
       `INSERT INTO api_keys (id, account, type, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -56,6 +67,20 @@ export class Accounts {
   /** The account an active key of this type belongs to, or null (unknown, revoked or inactive). */
   accountForKey(key: string, type: KeyType): string | null {
     return this.findKey.get(hashKey(key), type)?.account ?? null;
+  }
+
+  /** The account and id of an active key of this type, or null (unknown, revoked or inactive). */
+  findActiveKey(key: string, type: KeyType): ActiveKey | null {
+    const row = this.findKey.get(hashKey(key), type);
+    return row ? { account: row.account, keyId: row.id } : null;
+  }
+
+  /**
+   * Whether a key, by id, may still act: not revoked, and its organisation active. Whatever a key
+   * opened (sessions, live tails, e-mailed export links) asks this, so revocation reaches it.
+   */
+  keyIsLive(keyId: string): boolean {
+    return this.liveKey.get(keyId) !== undefined;
   }
 
   createAccount(name: string): NewAccount {
@@ -92,10 +117,19 @@ export class Accounts {
 
   /** Revokes a key given either its id or the key itself. Returns false when nothing matched. */
   revokeKey(idOrKey: string): boolean {
-    const result = this.db
-      .prepare(`UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL`)
-      .run(new Date().toISOString(), idOrKey, hashKey(idOrKey));
-    return result.changes > 0;
+    const key = this.db
+      .prepare<[string, string], { id: string }>(`SELECT id FROM api_keys WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL`)
+      .get(idOrKey, hashKey(idOrKey));
+    return key !== undefined && this.revokeById(key.id);
+  }
+
+  /** Revokes a key and signs out the viewer sessions it opened, in one transaction. */
+  private revokeById(id: string): boolean {
+    return this.db.transaction(() => {
+      const changed = this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(new Date().toISOString(), id).changes;
+      this.db.prepare(`DELETE FROM sessions WHERE key_id = ?`).run(id);
+      return changed > 0;
+    })();
   }
 
   listKeys(account: string, type?: KeyType): KeySummary[] {
@@ -124,14 +158,17 @@ export class Accounts {
 
   /** Revokes one of an account's keys by id. */
   revokeAccountKey(account: string, id: string): boolean {
-    return (
-      this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE account = ? AND id = ? AND revoked_at IS NULL`).run(new Date().toISOString(), account, id)
-        .changes > 0
-    );
+    const owned = this.db.prepare(`SELECT 1 FROM api_keys WHERE account = ? AND id = ? AND revoked_at IS NULL`).get(account, id);
+    return owned !== undefined && this.revokeById(id);
   }
 
+  /** Deactivating signs out every viewer session of the organisation; its keys stop working at once. */
   setActive(account: string, active: boolean): boolean {
-    return this.db.prepare(`UPDATE accounts SET active = ? WHERE account = ?`).run(active ? 1 : 0, account).changes > 0;
+    return this.db.transaction(() => {
+      const changed = this.db.prepare(`UPDATE accounts SET active = ? WHERE account = ?`).run(active ? 1 : 0, account).changes;
+      if (!active) this.db.prepare(`DELETE FROM sessions WHERE account = ?`).run(account);
+      return changed > 0;
+    })();
   }
 
   list(): AccountSummary[] {

@@ -116,6 +116,12 @@ const migrations: string[] = [
      created_at INTEGER NOT NULL,
      expires_at INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // A session remembers the key that opened it, so revoking the key ends it. Sessions opened
+  // before this step cannot be tied to a key: they are signed out once, on upgrade.
+  `DELETE FROM sessions;
+   ALTER TABLE sessions ADD COLUMN key_id TEXT NOT NULL DEFAULT '';
+   CREATE INDEX sessions_by_key ON sessions(key_id);
+   CREATE INDEX sessions_by_account ON sessions(account);`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -17,6 +17,8 @@ export interface EmailExportRequest {
   prefer: 'head' | 'tail';
   email: string;
   subject?: string;
+  /** The key that asked (directly or through a viewer session): the link dies with it. */
+  keyId: string;
 }
 
 export interface EmailExportsOptions {
@@ -24,6 +26,8 @@ export interface EmailExportsOptions {
   linkHours: number;
   publicUrl: () => string;
   now: () => number;
+  /** Whether a key is still unrevoked and its organisation active. */
+  keyIsLive: (keyId: string) => boolean;
 }
 
 /**
@@ -64,16 +68,22 @@ export class EmailExports {
     return path.join(this.dir, `${id}.jsonl.gz`);
   }
 
-  private sign(id: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`${id}:${expires}`).digest('base64url');
+  private sign(id: string, expires: number, keyId: string): string {
+    return createHmac('sha256', this.secret).update(`${id}:${expires}:${keyId}`).digest('base64url');
   }
 
-  /** The file for a download link, or why not: 'forbidden' for a bad signature, 'expired', 'missing'. */
-  resolveDownload(id: string, expires: string, signature: string): { file: string } | 'forbidden' | 'expired' | 'missing' {
-    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires)) return 'forbidden';
-    const expected = Buffer.from(this.sign(id, Number(expires)));
+  /**
+   * The file for a download link, or why not: 'forbidden' for a bad signature or a key that has
+   * since been revoked (or whose organisation was deactivated), 'expired', 'missing'. The link
+   * names the key that asked, under the signature, so it stops working with that key.
+   */
+  resolveDownload(link: { id: string; expires: string; key: string; signature: string }): { file: string } | 'forbidden' | 'expired' | 'missing' {
+    const { id, expires, key, signature } = link;
+    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires) || !/^[\w-]{1,64}$/.test(key)) return 'forbidden';
+    const expected = Buffer.from(this.sign(id, Number(expires), key));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
+    if (!this.options.keyIsLive(key)) return 'forbidden';
     if (Number(expires) < this.options.now()) return 'expired';
     const file = this.file(id);
     return fs.existsSync(file) ? { file } : 'missing';
@@ -101,7 +111,8 @@ export class EmailExports {
     await pipeline(Readable.from(jsonLines()), zlib.createGzip(), fs.createWriteStream(file, { mode: 0o600 }));
 
     const expires = this.options.now() + this.options.linkHours * 3_600_000;
-    const link = `${this.options.publicUrl()}/v1/export/download/${id}?expires=${expires}&signature=${this.sign(id, expires)}`;
+    const signature = this.sign(id, expires, request.keyId);
+    const link = `${this.options.publicUrl()}/v1/export/download/${id}?expires=${expires}&key=${request.keyId}&signature=${signature}`;
     const filename = `logstead-export-${new Date(request.filter.fromMs).toISOString().slice(0, 10)}-${id.slice(0, 8)}.jsonl.gz`;
     const attach = fs.statSync(file).size <= ATTACH_BYTES;
     const range = `${new Date(request.filter.fromMs).toISOString()} to ${new Date(request.filter.toMs).toISOString()}`;

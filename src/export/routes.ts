@@ -30,15 +30,17 @@ async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<st
 
 export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Promise<void> {
   app.get('/v1/export', async (request, reply) => {
-    const account = deps.auth.account(request);
     const query = request.query as Record<string, unknown>;
-    const { filter, size, prefer } = parseExportRequest(query);
     const email = oneParam(query, 'email');
+    // Sending mail is a write: through a viewer session it needs the session's CSRF token.
+    const principal = deps.auth.principal(request, { requireCsrf: email !== undefined });
+    const { account } = principal;
+    const { filter, size, prefer } = parseExportRequest(query);
     if (email !== undefined) {
       if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
       if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');
       const subject = oneParam(query, 'emailSubject')?.trim().slice(0, 256);
-      const id = deps.emailExports.start({ filter: { ...filter, account }, size, prefer, email: email.trim(), subject }, (error) =>
+      const id = deps.emailExports.start({ filter: { ...filter, account }, size, prefer, email: email.trim(), subject, keyId: principal.keyId }, (error) =>
         request.log.error({ err: error }, 'e-mail export failed'),
       );
       return { status: 'ok', id, message: `The export is being prepared and will be e-mailed to ${email.trim()}.` };
@@ -48,9 +50,11 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     return reply.type('application/jsonl; charset=utf-8').send(Readable.from(jsonLines(chunks)));
   });
 
-  // The signed link is the credential: whoever has it may download until it expires.
-  app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
-    const found = deps.emailExports.resolveDownload(request.params.id, request.query.expires ?? '', request.query.signature ?? '');
+  // The signed link is the credential: whoever has it may download until it expires, or until the
+  // key that asked for it is revoked or its organisation deactivated.
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
+    const { expires = '', key = '', signature = '' } = request.query;
+    const found = deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), signature: String(signature) });
     if (found === 'forbidden') return reply.code(403).send(errors.downloadForbidden().body);
     if (found === 'expired') return reply.code(410).send(errors.downloadExpired().body);
     if (found === 'missing') throw errors.notFound('This export no longer exists.');

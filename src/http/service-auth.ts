@@ -16,6 +16,17 @@ function sameToken(given: unknown, expected: string): boolean {
 }
 
 /**
+ * Who made a request: the organisation, the service key behind it, and the viewer session when the
+ * key was presented through one. Anything long-lived that a request opens (a live tail, an e-mailed
+ * export link) keeps this, so that revoking the key or the session reaches it.
+ */
+export interface Principal {
+  account: string;
+  keyId: string;
+  sessionId?: string;
+}
+
+/**
  * Who is asking, for every read and configuration API: a service key (servicekey header or query,
  * Basic, or Authorization: Token), or the viewer's session cookie. A request that changes state
  * with a session must also carry its CSRF token in `x-csrf-token`; key-based requests need none,
@@ -27,28 +38,32 @@ export class ServiceAuth {
     private readonly sessions: Sessions,
   ) {}
 
-  /** The session a request was authorised by, if it carried no key; undefined otherwise. */
-  sessionOf(request: FastifyRequest): string | undefined {
-    if (presentedKeys(request, { header: 'servicekey', query: 'servicekey' }).length > 0) return undefined;
-    return request.cookies?.[SESSION_COOKIE];
-  }
-
-  /** Whether a session is still signed in (tails opened with one close when it ends). */
-  sessionAlive(sessionId: string): boolean {
-    return this.sessions.get(sessionId) !== undefined;
+  /** Whether what a principal opened may go on: its session (if any) is alive and its key live. */
+  stillAuthorised(principal: Principal): boolean {
+    if (principal.sessionId !== undefined) return this.sessions.get(principal.sessionId) !== undefined;
+    return this.accounts.keyIsLive(principal.keyId);
   }
 
   account(request: FastifyRequest): string {
+    return this.principal(request).account;
+  }
+
+  /**
+   * The principal of a request. `requireCsrf` makes a session-authorised request carry its CSRF
+   * token even with a safe method, for GETs with side effects (an export sent by e-mail).
+   */
+  principal(request: FastifyRequest, options: { requireCsrf?: boolean } = {}): Principal {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {
-      const account = keys.length === 1 ? this.accounts.accountForKey(keys[0], 'service') : null;
-      if (!account) throw errors.unauthorized();
-      return account;
+      const key = keys.length === 1 ? this.accounts.findActiveKey(keys[0], 'service') : null;
+      if (!key) throw errors.unauthorized();
+      return key;
     }
     const sessionId = request.cookies?.[SESSION_COOKIE];
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
-    if (!session) throw errors.unauthorized();
-    if (!SAFE_METHODS.has(request.method) && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
-    return session.account;
+    if (!sessionId || !session) throw errors.unauthorized();
+    const needsCsrf = options.requireCsrf || !SAFE_METHODS.has(request.method);
+    if (needsCsrf && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
+    return { account: session.account, keyId: session.keyId, sessionId };
   }
 }

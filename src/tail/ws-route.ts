@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { errors } from '../http/errors.js';
-import type { ServiceAuth } from '../http/service-auth.js';
+import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { parseRequestQuery } from '../query/compile.js';
 import { lineMatcher } from '../query/line-matcher.js';
 import { type QueryParams, oneParam } from '../search/filter-params.js';
@@ -20,15 +20,18 @@ const list = (query: QueryParams, name: string) =>
     .filter(Boolean);
 
 interface TailRequest {
-  account: string;
+  /** Who opened the tail: it closes when their key is revoked, their session ends or the organisation is deactivated. */
+  principal: Principal;
   matches: ReturnType<typeof lineMatcher>;
-  /** Set when the viewer's session opened the tail: it closes when the session ends. */
-  sessionId?: string;
 }
 
-/** Close code for a tail whose viewer session ended (signed out, or the account deactivated). */
+/**
+ * Close code for a tail whose credentials ended: the viewer session signed out, the key revoked,
+ * or the organisation deactivated.
+ */
 export const SESSION_ENDED = 4401;
-const SESSION_CHECK_MS = 2000;
+/** Revocation may happen in another process (the CLI), so tails look rather than wait to be told. */
+const CREDENTIALS_CHECK_MS = 2000;
 
 /**
  * GET /ws/tail: live tail over WebSocket, as the Mezmo CLI uses it (compat reference §4). Query
@@ -45,7 +48,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       websocket: true,
       // Checked before the upgrade, so a bad key or query is an ordinary HTTP error response.
       preValidation: async (request) => {
-        const account = deps.auth.account(request);
+        const principal = deps.auth.principal(request);
         // Another site's page cannot open a tail with the viewer's cookie.
         const origin = request.headers.origin;
         if (origin && !request.headers.authorization && !request.headers.servicekey && new URL(origin).host !== request.headers.host) {
@@ -56,8 +59,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
         parseRequestQuery(q);
         const levels = list(query, 'levels')?.map((level) => level.toUpperCase());
         prepared.set(request, {
-          account,
-          sessionId: deps.auth.sessionOf(request),
+          principal,
           matches: lineMatcher({ query: q, hosts: list(query, 'hosts'), apps: list(query, 'apps'), levels, tags: list(query, 'tags') }),
         });
       },
@@ -70,7 +72,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       const send = (message: unknown) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
-      const unsubscribe = deps.hub.subscribe(tail.account, {
+      const unsubscribe = deps.hub.subscribe(tail.principal.account, {
         matches: tail.matches,
         deliver(records) {
           const now = Math.floor(Date.now() / 1000);
@@ -89,14 +91,12 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       });
       // Pings keep proxies from cutting an idle tail.
       const ping = setInterval(() => socket.ping(), PING_MS);
-      const sessionCheck = tail.sessionId
-        ? setInterval(() => {
-            if (!deps.auth.sessionAlive(tail.sessionId!)) socket.close(SESSION_ENDED, 'session ended');
-          }, SESSION_CHECK_MS)
-        : undefined;
+      const credentialsCheck = setInterval(() => {
+        if (!deps.auth.stillAuthorised(tail.principal)) socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+      }, CREDENTIALS_CHECK_MS);
       socket.on('close', () => {
         clearInterval(ping);
-        clearInterval(sessionCheck);
+        clearInterval(credentialsCheck);
         unsubscribe();
       });
       send({ e: 'meta', p: { connected: true } });

@@ -27,9 +27,10 @@ export async function sessionRoutes(
 
   app.post('/api/session', async (request, reply) => {
     const { serviceKey } = validate<{ serviceKey: string }>(signInSchema, request.body);
-    const account = deps.accounts.accountForKey(serviceKey, 'service');
-    if (!account) throw errors.unauthorized();
-    const { id, session } = deps.sessions.create(account);
+    const key = deps.accounts.findActiveKey(serviceKey, 'service');
+    if (!key) throw errors.unauthorized();
+    const { account } = key;
+    const { id, session } = deps.sessions.create(account, key.keyId);
     reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
     return describe(account, session.csrf);
   });
