@@ -38,6 +38,9 @@ export const errors = {
     new ApiError(503, envelope('Ingestion is overloaded; retry the request later.', 'ServiceUnavailable')),
   storeUnavailable: () =>
     new ApiError(503, envelope('The log store could not write this batch; retry the request later.', 'ServiceUnavailable')),
+  // Requests Node's HTTP parser refuses before any route runs (see client-errors.ts).
+  headersTooLarge: () => new ApiError(431, envelope('The request line and headers are larger than the 128 KiB limit.', 'HeadersTooLarge')),
+  requestTimeout: () => new ApiError(408, envelope('The request was not received in time.', 'RequestTimeout')),
   shuttingDown: () => new ApiError(503, envelope('The server is shutting down; retry the request later.', 'ServiceUnavailable')),
 
   // Export and configuration.

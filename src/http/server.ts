@@ -1,4 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import { answerClientError } from './client-errors.js';
 import { ApiError, errors } from './errors.js';
 
 /** Maps anything thrown while serving a request to a body from the error catalogue. */
@@ -23,6 +24,8 @@ export function createHttpServer(logLevel: string): FastifyInstance {
     frameworkErrors: (error, _request, reply) => {
       (reply as FastifyReply).code(400).send(errors.invalidParameter(`Bad request: ${error.message}`).body);
     },
+    // Requests the HTTP parser refuses get a catalogued body too, readable before the connection closes.
+    clientErrorHandler: answerClientError,
     bodyLimit: 1024 * 1024,
     // Node's 16 KiB default would refuse a search within the documented 10,000 characters once it
     // is percent-encoded in the URL (up to 12 bytes per character).
