@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startHttpReceiver } from '../testing/receivers.js';
 import { renderBodyTemplate } from './body-template.js';
 import { httpSend } from './http-send.js';
-import { isInternalAddress } from './private-address.js';
 
 let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
 before(async () => {
@@ -11,23 +12,56 @@ before(async () => {
 });
 after(() => receiver.close());
 
-test('internal addresses are recognised, public ones are not', () => {
-  for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', 'not-an-ip']) {
-    assert.ok(isInternalAddress(address), address);
+/** The receiver on 127.0.0.1, spelled every way a URL can spell loopback. */
+const loopbackSpellings = (port: number) =>
+  ['127.0.0.1', '2130706433', '0x7f000001', '0x7f.1', '0177.0.0.1', '127.1', '0', '[::1]', '[::]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::127.0.0.1]', '[::7f00:1]', '[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::]'].map(
+    (host) => `http://${host}:${port}/x`,
+  );
+const post = (url: string, allowInternal: boolean) => httpSend({ url, method: 'POST', headers: {}, body: '{}' }, allowInternal);
+
+function assertRefused(result: { ok: boolean; retry: boolean; detail: string }, url: string) {
+  assert.equal(result.ok, false, url);
+  assert.equal(result.retry, false, `${url}: a refusal is permanent`);
+  assert.match(result.detail, /internal \(loopback, private or reserved\) address; set LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS=true to allow it$/, url);
+}
+
+test('a webhook to any spelling of loopback is refused without a connection, and without retry', async () => {
+  const connections = receiver.connections();
+  for (const url of loopbackSpellings(receiver.port)) assertRefused(await post(url, false), url);
+  assert.equal(receiver.connections(), connections, 'nothing connected to the loopback receiver');
+  assert.equal(receiver.received.length, 0);
+  // The spellings that the system can connect to do reach the receiver when allowed: the refusal above is what stopped them.
+  for (const host of ['2130706433', '0x7f.1', '0177.0.0.1', '127.1', '[::ffff:127.0.0.1]', 'localhost']) {
+    assert.deepEqual(await post(`http://${host}:${receiver.port}/allowed`, true), { ok: true, retry: false, detail: 'HTTP 200' }, host);
   }
-  for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) assert.ok(!isInternalAddress(address), address);
+  assert.equal(receiver.received.length, 6);
 });
 
-test('a webhook to an internal address is refused, without retry, unless the operator allows it', async () => {
-  for (const url of [`${receiver.url}/x`, receiver.url.replace('127.0.0.1', 'localhost') + '/x']) {
-    const refused = await httpSend({ url, method: 'POST', headers: {}, body: '{}' }, false);
-    assert.equal(refused.ok, false);
-    assert.equal(refused.retry, false);
-    assert.match(refused.detail, /internal address; set LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS=true/);
+test('a name that resolves to loopback is refused when the socket connects, over http and https', async () => {
+  // Allowed first, so a kept-alive socket to localhost sits in the shared pool: the refused requests must not reuse it.
+  assert.equal((await post(`http://localhost:${receiver.port}/first`, true)).ok, true);
+  const connections = receiver.connections();
+  const received = receiver.received.length;
+  for (const url of [`http://localhost:${receiver.port}/x`, `https://localhost:${receiver.port}/x`]) {
+    const refused = await post(url, false);
+    assertRefused(refused, url);
+    assert.match(refused.detail, /^localhost resolves to 127\.0\.0\.1, which is an internal/);
   }
-  assert.equal(receiver.received.length, 0, 'nothing reached the internal service');
-  const allowed = await httpSend({ url: `${receiver.url}/x`, method: 'POST', headers: {}, body: '{}' }, true);
-  assert.deepEqual(allowed, { ok: true, retry: false, detail: 'HTTP 200' });
+  assert.equal(receiver.connections(), connections, 'no new connection to the loopback receiver');
+  assert.equal(receiver.received.length, received, 'no request over the kept-alive socket either');
+});
+
+test('a redirect is not followed: it is the answer', async () => {
+  const bouncer = http.createServer((_request, response) => response.writeHead(302, { location: `${receiver.url}/bounced` }).end());
+  await new Promise<void>((resolve) => bouncer.listen(0, '127.0.0.1', resolve));
+  try {
+    const result = await post(`http://127.0.0.1:${(bouncer.address() as AddressInfo).port}/`, true);
+    assert.deepEqual(result, { ok: false, retry: false, detail: 'HTTP 302' });
+    assert.ok(!receiver.received.some((hook) => hook.path === '/bounced'), 'the redirect target was not requested');
+  } finally {
+    bouncer.closeAllConnections();
+    await new Promise((resolve) => bouncer.close(resolve));
+  }
 });
 
 test('5xx and 429 are retried, other 4xx are not, and a closed port is a network error to retry', async () => {

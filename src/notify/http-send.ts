@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
-import { INTERNAL_ADDRESS, isInternalAddress, publicOnlyLookup } from './private-address.js';
+import { INTERNAL_ADDRESS, internalAddressRefusal, internalLiteral, publicOnlyAgents } from './private-address.js';
 
 export interface HttpRequest {
   url: string;
@@ -19,7 +18,11 @@ export interface SendResult {
 
 const TIMEOUT_MS = 10_000;
 
-/** Sends one request and reads the status. Internal addresses are refused unless allowed. */
+/**
+ * Sends one request and reads the status. Internal addresses are refused unless allowed: a literal
+ * one here, one a name resolves to when the socket connects. Redirects are not followed: a 3xx
+ * is an answer like any other, so a public endpoint cannot bounce the request inside.
+ */
 export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<SendResult> {
   return new Promise((resolve) => {
     let url: URL;
@@ -30,16 +33,13 @@ export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<
     }
     const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (!client) return resolve({ ok: false, retry: false, detail: `unsupported scheme ${url.protocol}` });
-    // Node does no lookup for an address written as such, so those are checked here.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!allowInternal && net.isIP(literal) && isInternalAddress(literal)) {
-      return resolve({ ok: false, retry: false, detail: `${literal} is an internal address; set LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS=true to allow it` });
-    }
+    const literal = allowInternal ? undefined : internalLiteral(url);
+    if (literal) return resolve({ ok: false, retry: false, detail: internalAddressRefusal(literal, literal) });
     const headers: Record<string, string | number> = { 'user-agent': 'Logstead', ...request.headers };
     if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
     let outgoing: http.ClientRequest;
     try {
-      const options = { method: request.method.toUpperCase(), headers, timeout: TIMEOUT_MS, ...(allowInternal ? {} : { lookup: publicOnlyLookup }) };
+      const options = { method: request.method.toUpperCase(), headers, timeout: TIMEOUT_MS, ...(allowInternal ? {} : { agent: publicOnlyAgents[url.protocol as 'http:' | 'https:'] }) };
       outgoing = client.request(url, options, (response) => {
         response.resume();
         response.on('end', () => {
@@ -53,6 +53,7 @@ export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<
       return resolve({ ok: false, retry: false, detail: (error as Error).message });
     }
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    // A refused address stays refused: retrying cannot help.
     outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, retry: error.code !== INTERNAL_ADDRESS, detail: error.message }));
     outgoing.end(request.body);
   });

@@ -11,8 +11,8 @@ export function createSender(options: { mail: (mail: Mail) => Promise<SendResult
       case 'webhook':
         return httpSend(message, options.allowPrivateWebhooks);
       case 'incidentpaging':
-        // The paging endpoint is the operator's own setting, not a user's: it may be internal.
-        return httpSend({ url: message.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: message.body }, true);
+        // Held to the same rule as webhooks: an internal paging endpoint needs the same explicit allowance.
+        return httpSend({ url: message.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: message.body }, options.allowPrivateWebhooks);
     }
   };
 }

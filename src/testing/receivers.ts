@@ -14,6 +14,7 @@ export interface ReceivedRequest {
 export async function startHttpReceiver(answers: number[] = []) {
   const received: ReceivedRequest[] = [];
   const script = [...answers];
+  let connections = 0;
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -23,11 +24,17 @@ export async function startHttpReceiver(answers: number[] = []) {
       response.end('{}');
     });
   });
+  // Counted apart from requests: a refused address must not even be connected to.
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
   return {
     url,
+    port,
     received,
+    /** TCP connections accepted so far. */
+    connections: () => connections,
     /** Answers these statuses next, then 200. */
     answer: (...statuses: number[]) => script.push(...statuses),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
