@@ -27,6 +27,7 @@ import { EmailExports } from './export/email-export.js';
 import { exportRoutes } from './export/routes.js';
 import { errors } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
+import { IngestAdmission } from './ingest/admission.js';
 import { GroupCommitBatcher } from './ingest/batcher.js';
 import { LineIds } from './ingest/line-ids.js';
 import { MetaTypeRegistry } from './ingest/meta-types.js';
@@ -36,6 +37,12 @@ import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { LogStore } from './store/log-store.js';
+
+/**
+ * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
+ * size in objects; this keeps a stream of maximal requests to a few hundred MB.
+ */
+const MAX_READING_BYTES = 64 * 1024 * 1024;
 
 export interface RunningLogstead {
   app: FastifyInstance;
@@ -65,9 +72,15 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
 
   const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
   const store = await LogStore.open(executor);
+  const admission: { gate?: IngestAdmission } = {};
   const batcher = new GroupCommitBatcher((payload) => store.insert(payload), {
-    maxQueuedLines: settings.maxQueuedLines,
     maxBatchLines: settings.maxBatchLines,
+    onWritten: () => admission.gate?.progress(),
+  });
+  admission.gate = new IngestAdmission(() => batcher.pendingLines, {
+    maxQueuedLines: settings.maxQueuedLines,
+    maxReadingBytes: MAX_READING_BYTES,
+    waitMs: settings.ingestWaitMs,
   });
 
   // Alerting: configuration changes reach the rules at once; fires and their messages are
@@ -112,6 +125,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     accounts,
     metaTypes: new MetaTypeRegistry(configDb),
     batcher,
+    admission: admission.gate,
     lineIds: new LineIds(),
     driftToleranceMs: settings.driftToleranceMs,
     stored: (account, rows) => {

@@ -10,6 +10,8 @@ export interface Settings {
   logLevel: string;
   /** Lines allowed to wait for the store before ingestion answers 503. */
   maxQueuedLines: number;
+  /** How long an ingest request may wait for room in the store's queue before it gets 503. */
+  ingestWaitMs: number;
   /** Upper bound of lines written in one insert. */
   maxBatchLines: number;
   /** Clock drift (from the `now` parameter) below this is treated as noise and not corrected. */
@@ -84,6 +86,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel,
     maxQueuedLines: integer(env, 'LOGSTEAD_MAX_QUEUED_LINES', 200_000, 1, 100_000_000),
     maxBatchLines: integer(env, 'LOGSTEAD_MAX_BATCH_LINES', 50_000, 1, 10_000_000),
+    ingestWaitMs: integer(env, 'LOGSTEAD_INGEST_WAIT_MS', 10_000, 0, 600_000),
     driftToleranceMs: integer(env, 'LOGSTEAD_DRIFT_TOLERANCE_MS', 5_000, 0, 86_400_000),
     shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     smtpUrl: address(env, 'LOGSTEAD_SMTP_URL', ['smtp:', 'smtps:'], 'smtp://user:pass@mail.example:587'),

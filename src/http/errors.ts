@@ -14,10 +14,15 @@ export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: ErrorBody,
+    /** Headers the answer carries, such as Retry-After on a 503. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(body.error);
   }
 }
+
+/** Seconds a client is told to wait before retrying a 503: a burst usually clears in a few. */
+const RETRY_AFTER_SECONDS = '5';
 
 const envelope = (error: string, code: string): ErrorBody => ({ error, code, status: 'error' });
 
@@ -35,13 +40,14 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, envelope('Send the body as JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
   // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).
   overloaded: () =>
-    new ApiError(503, envelope('Ingestion is overloaded; retry the request later.', 'ServiceUnavailable')),
+    new ApiError(503, envelope('Ingestion is overloaded; retry the request later.', 'ServiceUnavailable'), { 'retry-after': RETRY_AFTER_SECONDS }),
   storeUnavailable: () =>
-    new ApiError(503, envelope('The log store could not write this batch; retry the request later.', 'ServiceUnavailable')),
+    new ApiError(503, envelope('The log store could not write this batch; retry the request later.', 'ServiceUnavailable'), { 'retry-after': RETRY_AFTER_SECONDS }),
   // Requests Node's HTTP parser refuses before any route runs (see client-errors.ts).
   headersTooLarge: () => new ApiError(431, envelope('The request line and headers are larger than the 128 KiB limit.', 'HeadersTooLarge')),
   requestTimeout: () => new ApiError(408, envelope('The request was not received in time.', 'RequestTimeout')),
-  shuttingDown: () => new ApiError(503, envelope('The server is shutting down; retry the request later.', 'ServiceUnavailable')),
+  shuttingDown: () =>
+    new ApiError(503, envelope('The server is shutting down; retry the request later.', 'ServiceUnavailable'), { 'retry-after': RETRY_AFTER_SECONDS }),
 
   // Export and configuration.
   unauthorized: () =>

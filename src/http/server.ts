@@ -46,7 +46,7 @@ export function createHttpServer(logLevel: string): FastifyInstance {
     const apiError = toApiError(error, request.url.startsWith('/logs/'));
     if (apiError.statusCode === 500) request.log.error({ err: error }, 'request failed');
     else if (apiError.statusCode === 503) request.log.warn(apiError.body.error);
-    reply.code(apiError.statusCode).send(apiError.body);
+    reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errors.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`).body);

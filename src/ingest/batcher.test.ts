@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../http/errors.js';
 import { GroupCommitBatcher } from './batcher.js';
 
 /** A store write that completes when the test says so. */
@@ -17,7 +16,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 test('requests arriving while a write runs share the next write, and settle only when it is done', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 1000, maxBatchLines: 1000 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000 });
   const settled: string[] = [];
   const first = batcher.submit(Buffer.from('a\n'), 1).then(() => settled.push('a'));
   await tick();
@@ -40,31 +39,6 @@ test('requests arriving while a write runs share the next write, and settle only
   await batcher.drained();
 });
 
-test('a full queue refuses with 503 instead of growing', async () => {
-  const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 10, maxBatchLines: 1000 });
-  const accepted = batcher.submit(Buffer.from('x\n'.repeat(8)), 8);
-  const refused = await batcher.submit(Buffer.from('y\n'.repeat(5)), 5).then(
-    () => null,
-    (error) => error,
-  );
-  assert.ok(refused instanceof ApiError);
-  assert.equal(refused.statusCode, 503);
-  await tick();
-  writes[0].finish();
-  await accepted;
-  assert.equal(batcher.pendingLines, 0);
-});
-
-test('a single request larger than the queue is still accepted when nothing waits', async () => {
-  const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 10, maxBatchLines: 5 });
-  const big = batcher.submit(Buffer.from('z\n'.repeat(50)), 50);
-  await tick();
-  writes[0].finish();
-  await big;
-});
-
 test('when a shared write fails, each request is retried alone so only the refused one fails', async () => {
   const written: string[] = [];
   const batcher = new GroupCommitBatcher(
@@ -73,7 +47,7 @@ test('when a shared write fails, each request is retried alone so only the refus
       if (payload.toString().includes('bad')) throw new Error('refused by the store');
       written.push(payload.toString());
     },
-    { maxQueuedLines: 100, maxBatchLines: 100 },
+    { maxBatchLines: 100 },
   );
   const first = batcher.submit(Buffer.from('first\n'), 1);
   await tick();
@@ -92,7 +66,7 @@ test('when a shared write fails, each request is retried alone so only the refus
 
 test('maxBatchLines bounds one write', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxQueuedLines: 100, maxBatchLines: 2 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 2 });
   const done = ['a', 'b', 'c'].map((name) => batcher.submit(Buffer.from(`${name}\n`), 1));
   await tick();
   assert.equal(writes[0].payload, 'a\nb\n');

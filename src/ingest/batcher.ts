@@ -1,10 +1,8 @@
-import { errors } from '../http/errors.js';
-
 export interface BatcherOptions {
-  /** Lines allowed to wait; beyond this, submit() refuses with 503 instead of growing memory. */
-  maxQueuedLines: number;
   /** A single write carries at most this many lines (a request is never split). */
   maxBatchLines: number;
+  /** Hears when a write has finished and the queue is shorter (admission lets waiting requests in). */
+  onWritten?: () => void;
 }
 
 interface Waiting {
@@ -31,11 +29,12 @@ export class GroupCommitBatcher {
     private readonly options: BatcherOptions,
   ) {}
 
-  /** Queues rows encoded by store/row-encoding.ts, as UTF-8; resolves once they are durably stored. */
+  /**
+   * Queues rows encoded by store/row-encoding.ts, as UTF-8; resolves once they are durably stored.
+   * How much may queue is decided before a request's body is read (admission.ts), not here: a
+   * request whose body was read and parsed is never bounced.
+   */
   submit(payload: Buffer, lines: number): Promise<void> {
-    if (this.queuedLines > 0 && this.queuedLines + lines > this.options.maxQueuedLines) {
-      return Promise.reject(errors.overloaded());
-    }
     return new Promise((resolve, reject) => {
       this.queue.push({ payload, lines, resolve, reject });
       this.queuedLines += lines;
@@ -95,6 +94,7 @@ export class GroupCommitBatcher {
         else await this.writeEachAlone(batch);
       } finally {
         this.queuedLines -= lines;
+        this.options.onWritten?.();
       }
     }
     this.writing = false;

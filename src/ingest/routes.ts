@@ -4,12 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../config/accounts.js';
 import { presentedKeys } from '../http/credentials.js';
 import { ApiError, errors } from '../http/errors.js';
+import type { IngestAdmission, Ticket } from './admission.js';
 import type { GroupCommitBatcher } from './batcher.js';
 import { UNPARSABLE_BODY, registerIngestBodyHandling } from './body.js';
 import type { LineIds } from './line-ids.js';
 import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
-import { parseSourceParams } from './params.js';
+import { LIMITS, parseSourceParams } from './params.js';
 import type { StoredLine } from '../store/log-store.js';
 import { encodeRow } from '../store/row-encoding.js';
 
@@ -17,6 +18,7 @@ export interface IngestDeps {
   accounts: Accounts;
   metaTypes: MetaTypeRegistry;
   batcher: GroupCommitBatcher;
+  admission: IngestAdmission;
   lineIds: LineIds;
   driftToleranceMs: number;
   /** Hears of every line once it is stored (alerting); must not throw. */
@@ -34,6 +36,23 @@ function linesOf(body: Record<string, unknown> | undefined): unknown[] {
   return lines;
 }
 
+/**
+ * What a body will take in memory once read, judged from its headers: the body limit applies after
+ * decompression, so a compressed or unsized body is counted at the limit.
+ */
+function expectedBodyBytes(request: FastifyRequest): number {
+  const length = Number(request.headers['content-length']);
+  const encoded = !['', 'identity'].includes(String(request.headers['content-encoding'] ?? '').trim().toLowerCase());
+  if (!Number.isFinite(length) || length < 0 || encoded) return LIMITS.bodyBytes;
+  return Math.min(length, LIMITS.bodyBytes);
+}
+
+interface Arrival {
+  /** When the request's headers arrived: the receive time, and the moment client clock drift is measured at. */
+  at: number;
+  ticket?: Ticket;
+}
+
 /** Ingestion: POST /logs/ingest and the agents' POST /logs/agent, with one behaviour. */
 export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Promise<void> {
   // Browser clients post cross-origin; keys travel in headers, never cookies, so any origin may.
@@ -43,6 +62,20 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       callback(null, request.url?.startsWith('/logs/') ? { origin: true, methods: ['POST', 'OPTIONS'], maxAge: 86400 } : { origin: false }),
   });
   registerIngestBodyHandling(app);
+
+  // Before the body is read: note the arrival time (an upload may take seconds, and a busy server
+  // may take more to parse it, neither of which is clock drift), then wait for admission.
+  const arrivals = new WeakMap<FastifyRequest, Arrival>();
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'POST') return;
+    const arrival: Arrival = { at: Date.now() };
+    arrivals.set(request, arrival);
+    arrival.ticket = await deps.admission.admit(expectedBodyBytes(request));
+  });
+  // Whatever ends the request (answered, refused, or the client went away) frees its place.
+  const release = (request: FastifyRequest) => arrivals.get(request)?.ticket?.release();
+  app.addHook('onResponse', async (request) => release(request));
+  app.addHook('onRequestAbort', async (request) => release(request));
 
   const authenticate = (request: FastifyRequest, body: Record<string, unknown> | undefined): string => {
     const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' }, [body?.apikey]);
@@ -59,7 +92,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const source = parseSourceParams(request.query as Record<string, unknown>, body);
     const rawLines = linesOf(body);
 
-    const receivedAt = Date.now();
+    const receivedAt = arrivals.get(request)?.at ?? Date.now();
     const drift = source.nowMs === null ? 0 : receivedAt - source.nowMs;
     const context: BatchContext = {
       account,
@@ -82,8 +115,11 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     // (fewer objects survive into V8's old generation: about 4% more lines/s, docs/performance.md).
     request.body = undefined;
     if (rows.length > 0) {
+      const stored = deps.batcher.submit(Buffer.from(payload, 'utf8'), rows.length);
+      // Its lines now count in the store's queue, so its place among the bodies being read is free.
+      release(request);
       try {
-        await deps.batcher.submit(Buffer.from(payload, 'utf8'), rows.length);
+        await stored;
       } catch (error) {
         if (error instanceof ApiError) throw error;
         request.log.error({ err: error }, 'log store write failed');
