@@ -134,7 +134,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(viewerRoutes, { auth, store });
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { auth, outbox });
-  await app.register(tailRoute, { auth, hub: tail });
+  await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
 
   try {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { errors } from '../http/errors.js';
+import { isOwnOrigin } from '../http/origin.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { parseRequestQuery } from '../query/compile.js';
 import { lineMatcher } from '../query/line-matcher.js';
@@ -36,7 +37,7 @@ const SESSION_CHECK_MS = 2000;
  * viewer's session. Messages are JSON {"e":"logs","p":[line, ...]}; {"e":"meta",...} messages are
  * control information (sampling) that clients may ignore.
  */
-export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub }): Promise<void> {
+export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub; publicUrl: () => string | undefined }): Promise<void> {
   const prepared = new WeakMap<FastifyRequest, TailRequest>();
 
   app.get(
@@ -45,19 +46,22 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       websocket: true,
       // Checked before the upgrade, so a bad key or query is an ordinary HTTP error response.
       preValidation: async (request) => {
-        const account = deps.auth.account(request);
-        // Another site's page cannot open a tail with the viewer's cookie.
+        // The same-origin policy does not cover WebSockets: without this, a page on any site could
+        // open a tail that rides on the viewer's cookie. A request with a key is authorised by the
+        // key, not by anything the browser adds, so its Origin does not matter.
+        const sessionId = deps.auth.sessionOf(request);
         const origin = request.headers.origin;
-        if (origin && !request.headers.authorization && !request.headers.servicekey && new URL(origin).host !== request.headers.host) {
-          throw errors.csrfMismatch();
+        if (sessionId !== undefined && origin !== undefined && !isOwnOrigin(origin, request.headers.host, deps.publicUrl())) {
+          throw errors.foreignOrigin();
         }
+        const account = deps.auth.account(request);
         const query = request.query as QueryParams;
         const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';
         parseRequestQuery(q);
         const levels = list(query, 'levels')?.map((level) => level.toUpperCase());
         prepared.set(request, {
           account,
-          sessionId: deps.auth.sessionOf(request),
+          sessionId,
           matches: lineMatcher({ query: q, hosts: list(query, 'hosts'), apps: list(query, 'apps'), levels, tags: list(query, 'tags') }),
         });
       },
