@@ -30,10 +30,11 @@ async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<st
 
 export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Promise<void> {
   app.get('/v1/export', async (request, reply) => {
-    const account = deps.auth.account(request);
     const query = request.query as Record<string, unknown>;
-    const { filter, size, prefer } = parseExportRequest(query);
     const email = oneParam(query, 'email');
+    // Sending mail is a write: another site's page must not make the viewer's session send one.
+    const account = deps.auth.account(request, { changesState: email !== undefined });
+    const { filter, size, prefer } = parseExportRequest(query);
     if (email !== undefined) {
       if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
       if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');

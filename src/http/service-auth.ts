@@ -38,7 +38,11 @@ export class ServiceAuth {
     return this.sessions.get(sessionId) !== undefined;
   }
 
-  account(request: FastifyRequest): string {
+  /**
+   * The account a request acts for. `changesState` marks a GET that does more than read (an export
+   * sent by e-mail), so it needs the session's CSRF token like any other write.
+   */
+  account(request: FastifyRequest, options: { changesState?: boolean } = {}): string {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {
       const account = keys.length === 1 ? this.accounts.accountForKey(keys[0], 'service') : null;
@@ -48,7 +52,8 @@ export class ServiceAuth {
     const sessionId = request.cookies?.[SESSION_COOKIE];
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (!session) throw errors.unauthorized();
-    if (!SAFE_METHODS.has(request.method) && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
+    const changesState = options.changesState === true || !SAFE_METHODS.has(request.method);
+    if (changesState && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
     return session.account;
   }
 }

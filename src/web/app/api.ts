@@ -39,7 +39,9 @@ export const setCsrfToken = (token: string) => {
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  // Every call carries the token, not only non-GET ones: an export sent by e-mail is a GET that
+  // the server treats as a write.
+  if (csrfToken) headers['x-csrf-token'] = csrfToken;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   const text = await response.text();
   let json: unknown;
