@@ -27,6 +27,7 @@ import { EmailExports } from './export/email-export.js';
 import { exportRoutes } from './export/routes.js';
 import { errors } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
+import { securityHeaders } from './http/security-headers.js';
 import { GroupCommitBatcher } from './ingest/batcher.js';
 import { LineIds } from './ingest/line-ids.js';
 import { MetaTypeRegistry } from './ingest/meta-types.js';
@@ -95,6 +96,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
 
   let closing = false;
   const app = createHttpServer(settings.logLevel);
+  await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
   await app.register(cookie);
   await app.register(websocket, {
     options: {
