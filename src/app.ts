@@ -105,7 +105,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       handleProtocols: (protocols) => (protocols.has('json') ? 'json' : false),
     },
   });
-  await app.register(sessionRoutes, { accounts, sessions, auth, secureCookies: () => publicUrl.startsWith('https:'), canEmail: settings.smtpUrl !== undefined });
+  await app.register(sessionRoutes, {
+    accounts,
+    sessions,
+    auth,
+    secureCookies: () => publicUrl.startsWith('https:'),
+    canEmail: settings.smtpUrl !== undefined,
+    signInLimits: { failuresPerAddress: settings.signInFailuresPerAddress, failuresPerMinute: settings.signInFailuresPerMinute },
+  });
   app.get('/healthz', async (_request, reply) => {
     if (closing) return reply.code(503).send(errors.shuttingDown().body);
     return { status: 'ok' };
