@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** The window of the per-address count: long enough that guessing from one address gets nowhere. */
-export const ADDRESS_WINDOW_MS = 15 * 60_000;
+const ADDRESS_WINDOW_MS = 15 * 60_000;
 const OVERALL_WINDOW_MS = 60_000;
 
 export interface SignInLimitSettings {
