@@ -28,6 +28,7 @@ import { exportRoutes } from './export/routes.js';
 import { errors } from './http/errors.js';
 import { createHttpServer } from './http/server.js';
 import { IngestAdmission } from './ingest/admission.js';
+import { securityHeaders } from './http/security-headers.js';
 import { GroupCommitBatcher } from './ingest/batcher.js';
 import { LineIds } from './ingest/line-ids.js';
 import { MetaTypeRegistry } from './ingest/meta-types.js';
@@ -108,6 +109,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
 
   let closing = false;
   const app = createHttpServer(settings.logLevel);
+  await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
   await app.register(cookie);
   await app.register(websocket, {
     options: {
@@ -116,7 +118,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       handleProtocols: (protocols) => (protocols.has('json') ? 'json' : false),
     },
   });
-  await app.register(sessionRoutes, { accounts, sessions, auth, secureCookies: () => publicUrl.startsWith('https:'), canEmail: settings.smtpUrl !== undefined });
+  await app.register(sessionRoutes, {
+    accounts,
+    sessions,
+    auth,
+    secureCookies: () => publicUrl.startsWith('https:'),
+    canEmail: settings.smtpUrl !== undefined,
+    signInLimits: { failuresPerAddress: settings.signInFailuresPerAddress, failuresPerMinute: settings.signInFailuresPerMinute },
+  });
   app.get('/healthz', async (_request, reply) => {
     if (closing) return reply.code(503).send(errors.shuttingDown().body);
     return { status: 'ok' };
@@ -149,7 +158,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(viewerRoutes, { auth, store });
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { auth, outbox });
-  await app.register(tailRoute, { auth, hub: tail });
+  await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
 
   try {

@@ -24,3 +24,14 @@ test('address settings must be URLs of the right kind, and say so by name', () =
   assert.equal(loadSettings({}).pagingUrl, 'https://events.pagerduty.com/v2/enqueue');
   assert.equal(loadSettings({}).smtpUrl, undefined);
 });
+
+test('sign-in limits default to 10 wrong keys per address per 15 minutes and 100 per minute overall', () => {
+  const defaults = loadSettings({});
+  assert.equal(defaults.signInFailuresPerAddress, 10);
+  assert.equal(defaults.signInFailuresPerMinute, 100);
+  const set = loadSettings({ LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS: '50', LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE: '1000' });
+  assert.equal(set.signInFailuresPerAddress, 50);
+  assert.equal(set.signInFailuresPerMinute, 1000);
+  assert.throws(() => loadSettings({ LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS: '0' }), /LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS must be an integer from 1/);
+  assert.throws(() => loadSettings({ LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE: 'lots' }), /LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE must be an integer/);
+});

@@ -29,6 +29,10 @@ export interface Settings {
   deliveryMaxAttempts: number;
   /** How long an export download link stays valid. */
   exportLinkHours: number;
+  /** Wrong keys one client address may try at viewer sign-in per 15 minutes before it must wait. */
+  signInFailuresPerAddress: number;
+  /** Wrong keys all addresses together may try per minute: the backstop against guessing from many addresses. */
+  signInFailuresPerMinute: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -96,5 +100,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
     exportLinkHours: integer(env, 'LOGSTEAD_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
+    signInFailuresPerAddress: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS', 10, 1, 1_000_000),
+    signInFailuresPerMinute: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
   };
 }

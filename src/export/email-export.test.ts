@@ -79,3 +79,24 @@ test('a bad address gets 400, and v2 never sends e-mail', async () => {
   const v2 = await request(`${server.url}/v2/export?${params}&email=analyst@example.com`, { headers: { servicekey: server.org.serviceKey } });
   assert.equal(v2.status, 400);
 });
+
+test('with the viewer session, an export by e-mail needs the CSRF token; a download does not', async () => {
+  const signIn = await request(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceKey: server.org.serviceKey }) });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
+  const url = `${server.url}/v1/export?${params}&email=analyst@example.com&emailSubject=`;
+  const sent = smtp.messages.length;
+
+  const forged = await request(`${url}Forged`, { headers: { cookie } });
+  assert.equal(forged.status, 403);
+  assert.match(forged.json.error, /x-csrf-token/);
+  assert.equal((await request(`${url}Forged`, { headers: { cookie, 'x-csrf-token': 'guess' } })).status, 403);
+
+  const withToken = await request(`${url}From%20the%20viewer`, { headers: { cookie, 'x-csrf-token': signIn.json.csrfToken } });
+  assert.equal(withToken.status, 200, withToken.text);
+  await eventually(() => smtp.messages.find((m) => m.subject === 'From the viewer'), 10_000, 'the export e-mail');
+  assert.equal(smtp.messages.length, sent + 1, 'the refused requests sent nothing');
+
+  const download = await request(`${server.url}/v1/export?${params}`, { headers: { cookie } });
+  assert.equal(download.status, 200);
+  assert.equal(jsonLines(download.text).length, 100);
+});

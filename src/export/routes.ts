@@ -33,7 +33,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     const query = request.query as Record<string, unknown>;
     const email = oneParam(query, 'email');
     // Sending mail is a write: through a viewer session it needs the session's CSRF token.
-    const principal = deps.auth.principal(request, { requireCsrf: email !== undefined });
+    const principal = deps.auth.principal(request, { changesState: email !== undefined });
     const { account } = principal;
     const { filter, size, prefer } = parseExportRequest(query);
     if (email !== undefined) {

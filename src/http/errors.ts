@@ -53,6 +53,11 @@ export const errors = {
   unauthorized: () =>
     new ApiError(401, envelope('Unauthorized: send a valid service key (servicekey header, Basic auth or Authorization: Token).', 'Unauthorized')),
   csrfMismatch: () => new ApiError(403, envelope('Missing or wrong x-csrf-token for this session.', 'Forbidden')),
+  /** A page on another site tried to use the viewer's session (WebSockets are not bound by CORS). */
+  foreignOrigin: () => new ApiError(403, envelope('This Origin may not use the viewer session; only pages served by this server may.', 'Forbidden')),
+  /** Sign-in is refused for a while after too many wrong keys; Retry-After says how long. */
+  tooManySignIns: (retryAfterSeconds: number) =>
+    new ApiError(429, { ...envelope(`Too many failed sign-ins; retry in ${retryAfterSeconds} s.`, 'TooManyRequests'), retryAfter: retryAfterSeconds }),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
   /** A search query that does not parse: where, and what was expected there. */
   invalidQuery: (message: string, position: number, expected: string) =>

@@ -44,15 +44,15 @@ export class ServiceAuth {
     return this.accounts.keyIsLive(principal.keyId);
   }
 
-  account(request: FastifyRequest): string {
-    return this.principal(request).account;
+  account(request: FastifyRequest, options: { changesState?: boolean } = {}): string {
+    return this.principal(request, options).account;
   }
 
   /**
-   * The principal of a request. `requireCsrf` makes a session-authorised request carry its CSRF
-   * token even with a safe method, for GETs with side effects (an export sent by e-mail).
+   * The principal of a request. `changesState` marks a GET that does more than read (an export
+   * sent by e-mail), so it needs the session's CSRF token like any other write.
    */
-  principal(request: FastifyRequest, options: { requireCsrf?: boolean } = {}): Principal {
+  principal(request: FastifyRequest, options: { changesState?: boolean } = {}): Principal {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {
       const key = keys.length === 1 ? this.accounts.findActiveKey(keys[0], 'service') : null;
@@ -62,8 +62,8 @@ export class ServiceAuth {
     const sessionId = request.cookies?.[SESSION_COOKIE];
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (!sessionId || !session) throw errors.unauthorized();
-    const needsCsrf = options.requireCsrf || !SAFE_METHODS.has(request.method);
-    if (needsCsrf && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
+    const changesState = options.changesState === true || !SAFE_METHODS.has(request.method);
+    if (changesState && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
     return { account: session.account, keyId: session.keyId, sessionId };
   }
 }

@@ -27,7 +27,11 @@ function openTail(params: string, headers: Record<string, string> = { authorizat
       else tail.lines.push(...(Array.isArray(message.p) ? message.p : [message.p]));
     });
     socket.on('open', () => eventually(() => (tail.metas.length ? tail : undefined)).then(resolve, reject));
-    socket.on('unexpected-response', (_request, response) => reject(Object.assign(new Error('refused'), { status: response.statusCode })));
+    socket.on('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => reject(Object.assign(new Error('refused'), { status: response.statusCode, body })));
+    });
     socket.on('error', reject);
   });
 }
@@ -87,7 +91,27 @@ test('the viewer session works, but not from another site', async () => {
   const host = new URL(server.url).host;
   const tail = await openTail('', { cookie, origin: `http://${host}` });
   tail.socket.close();
-  await assert.rejects(openTail('', { cookie, origin: 'http://evil.example' }), (error: { status: number }) => error.status === 403);
+  for (const origin of ['http://evil.example', `http://${host}.evil.example`, 'null', '::::', 'file:///etc']) {
+    await assert.rejects(openTail('', { cookie, origin }), (error: { status: number; body: string }) => {
+      assert.equal(error.status, 403, origin);
+      assert.match(JSON.parse(error.body).error, /Origin may not use the viewer session/);
+      return true;
+    });
+  }
+});
+
+test('a tail opened with a key works from any Origin, even beside a session cookie', async () => {
+  const signIn = await request(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceKey: server.org.serviceKey }) });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
+  for (const headers of <Array<Record<string, string>>>[
+    { authorization: `Token ${server.org.serviceKey}`, origin: 'null' },
+    { servicekey: server.org.serviceKey, origin: 'http://evil.example', cookie },
+  ]) {
+    const tail = await openTail('', headers);
+    tail.socket.close();
+  }
+  const byQuery = await openTail(`servicekey=${server.org.serviceKey}`, { origin: '::::' });
+  byQuery.socket.close();
 });
 
 test('a tail opened with the viewer session closes when the session signs out', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { errors } from '../http/errors.js';
+import { isOwnOrigin } from '../http/origin.js';
 import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { parseRequestQuery } from '../query/compile.js';
 import { lineMatcher } from '../query/line-matcher.js';
@@ -39,7 +40,7 @@ const CREDENTIALS_CHECK_MS = 2000;
  * viewer's session. Messages are JSON {"e":"logs","p":[line, ...]}; {"e":"meta",...} messages are
  * control information (sampling) that clients may ignore.
  */
-export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub }): Promise<void> {
+export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub; publicUrl: () => string | undefined }): Promise<void> {
   const prepared = new WeakMap<FastifyRequest, TailRequest>();
 
   app.get(
@@ -48,11 +49,13 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       websocket: true,
       // Checked before the upgrade, so a bad key or query is an ordinary HTTP error response.
       preValidation: async (request) => {
+        // The same-origin policy does not cover WebSockets: without this, a page on any site could
+        // open a tail that rides on the viewer's cookie. A request with a key is authorised by the
+        // key, not by anything the browser adds, so its Origin does not matter.
         const principal = deps.auth.principal(request);
-        // Another site's page cannot open a tail with the viewer's cookie.
         const origin = request.headers.origin;
-        if (origin && !request.headers.authorization && !request.headers.servicekey && new URL(origin).host !== request.headers.host) {
-          throw errors.csrfMismatch();
+        if (principal.sessionId !== undefined && origin !== undefined && !isOwnOrigin(origin, request.headers.host, deps.publicUrl())) {
+          throw errors.foreignOrigin();
         }
         const query = request.query as QueryParams;
         const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';

@@ -5,17 +5,27 @@ import type { Sessions } from '../config/sessions.js';
 import { validate } from '../config/validation.js';
 import { errors } from '../http/errors.js';
 import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
+import { type SignInLimitSettings, signInLimits } from './sign-in-limits.js';
 
 const signInSchema = Joi.object({ serviceKey: Joi.string().trim().max(256).required() });
 
 /**
  * Viewer sign-in: a service key buys an HttpOnly, SameSite=Strict session cookie; the response
- * carries the CSRF token that state-changing calls must echo in `x-csrf-token`.
+ * carries the CSRF token that state-changing calls must echo in `x-csrf-token`. Wrong keys are
+ * limited (sign-in-limits.ts) and answered 429 with Retry-After once a limit is reached.
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  deps: { accounts: Accounts; sessions: Sessions; auth: ServiceAuth; secureCookies: () => boolean; canEmail: boolean },
+  deps: {
+    accounts: Accounts;
+    sessions: Sessions;
+    auth: ServiceAuth;
+    secureCookies: () => boolean;
+    canEmail: boolean;
+    signInLimits: SignInLimitSettings;
+  },
 ): Promise<void> {
+  const limits = await signInLimits(app, deps.signInLimits);
   const cookieOptions = () => ({ httpOnly: true, sameSite: 'strict' as const, path: '/', secure: deps.secureCookies() });
   const describe = (account: string, csrfToken: string) => ({
     account,
@@ -26,9 +36,17 @@ export async function sessionRoutes(
   });
 
   app.post('/api/session', async (request, reply) => {
+    const retryAfter = await limits.retryAfter(request);
+    if (retryAfter !== undefined) {
+      reply.header('retry-after', String(retryAfter));
+      throw errors.tooManySignIns(retryAfter);
+    }
     const { serviceKey } = validate<{ serviceKey: string }>(signInSchema, request.body);
     const key = deps.accounts.findActiveKey(serviceKey, 'service');
-    if (!key) throw errors.unauthorized();
+    if (!key) {
+      await limits.failed(request);
+      throw errors.unauthorized();
+    }
     const { account } = key;
     const { id, session } = deps.sessions.create(account, key.keyId);
     reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });

@@ -9,16 +9,39 @@ export const VIEWER_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 
 const API_PREFIXES = ['/v1/', '/v2/', '/logs/', '/api/', '/ws/', '/healthz'];
 
+/** index.html names the current bundle, so browsers must ask again each time; a stale copy would load an old viewer. */
+const PAGE_CACHE = 'no-cache';
+/** Files under assets/ carry a hash of their content in their name: a new build has new names. */
+const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+/** Anything else the build copies (icons and the like) may change under the same name. */
+const OTHER_FILE_CACHE = 'public, max-age=3600';
+
+function cacheControlFor(file: string): string {
+  const relative = path.relative(VIEWER_DIR, file).split(path.sep);
+  if (relative.length === 1 && relative[0] === 'index.html') return PAGE_CACHE;
+  if (relative[0] === 'assets') return HASHED_ASSET_CACHE;
+  return OTHER_FILE_CACHE;
+}
+
 /**
  * Serves the log viewer at /. Any other GET that is not an API path gets index.html, so the
  * viewer's own addresses (?view=..., reloads, shared links) open it.
  */
 export async function viewerStatic(app: FastifyInstance): Promise<boolean> {
   if (!fs.existsSync(path.join(VIEWER_DIR, 'index.html'))) return false;
-  await app.register(fastifyStatic, { root: VIEWER_DIR, wildcard: false, index: ['index.html'], maxAge: '1h' });
+  await app.register(fastifyStatic, {
+    root: VIEWER_DIR,
+    wildcard: false,
+    index: ['index.html'],
+    // Set per file below; the plugin's own header would be one max-age for everything.
+    cacheControl: false,
+    setHeaders: (response, file) => {
+      response.setHeader('cache-control', cacheControlFor(file));
+    },
+  });
   app.get('/*', (request, reply) => {
     if (API_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return reply.callNotFound();
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
   return true;
 }

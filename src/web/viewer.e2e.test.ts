@@ -7,15 +7,29 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Dialog, type Page, chromium } from 'playwright-core';
 import { viewUrl } from '../notify/alert-context.js';
 import { CHROMIUM, browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
+import { startSmtpReceiver } from '../testing/receivers.js';
 
 const SHOTS = process.env.LOGSTEAD_SCREENSHOTS_DIR;
 let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let browser: Browser;
 let page: Page;
+/** Everything the Content-Security-Policy blocked, in any page of any context. */
+const cspViolations: string[] = [];
+
+/** A browser context whose pages report each CSP violation (the listener is added outside the page's policy). */
+async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.exposeFunction('reportCspViolation', (violation: string) => cspViolations.push(violation));
+  await context.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (event) => window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`))",
+  );
+  return context;
+}
 
 async function freePort(): Promise<number> {
   const probe = net.createServer();
@@ -50,7 +64,8 @@ const lineTexts = (target: Page = page) => target.locator('[data-testid=line] .t
 describe('the viewer in Chromium', { skip: browserMissing() }, () => {
   before(async () => {
     if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
-    server = await startTestServer({ LOGSTEAD_PORT: String(await freePort()), LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+    smtp = await startSmtpReceiver();
+    server = await startTestServer({ LOGSTEAD_PORT: String(await freePort()), LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true', LOGSTEAD_SMTP_URL: smtp.url });
     const now = Date.now();
     const apps = ['nginx', 'billing', 'db', 'auth'];
     const history = Array.from({ length: 240 }, (_, i) => {
@@ -66,13 +81,14 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 820 } })).newPage();
+    page = await (await newContext({ viewport: { width: 1400, height: 820 } })).newPage();
     await signIn(page, server.org.serviceKey);
     await page.waitForSelector('[data-testid=line]');
   });
   after(async () => {
     await browser?.close();
     await server?.close();
+    await smtp?.close();
   });
 
   test('signs in with a service key, and shows the newest lines with a timeline', async () => {
@@ -81,6 +97,24 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
     assert.ok(texts.some((text) => text.includes('signed in')));
     assert.ok((await page.locator('[data-testid=histogram] rect[fill^="var(--level"]').count()) > 0, 'bars, coloured by level');
     await shot('search');
+  });
+
+  test('exports the search by e-mail from the Export menu (a write, so the session sends its CSRF token)', async () => {
+    const shown: string[] = [];
+    const answer = (dialog: Dialog) => {
+      shown.push(dialog.message());
+      return dialog.type() === 'prompt' ? dialog.accept('analyst@example.com') : dialog.accept();
+    };
+    page.on('dialog', answer);
+    const menu = page.locator('details.menu', { has: page.locator('summary', { hasText: 'Export' }) });
+    await menu.locator('summary').click();
+    await menu.getByRole('button', { name: 'Send by e-mail…' }).click();
+    await eventually(() => (shown.length === 2 ? true : undefined), 5000, 'the prompt and the confirmation');
+    page.off('dialog', answer);
+    assert.match(shown[1], /will be e-mailed to analyst@example.com/);
+    const mail = await eventually(() => smtp.messages[0], 10_000, 'the export e-mail');
+    assert.match(JSON.stringify(mail.to), /analyst@example\.com/);
+    await menu.locator('summary').click();
   });
 
   test('searches in the query language, and shows where a query is wrong', async () => {
@@ -261,7 +295,7 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
 
   test("another organisation's session sees none of these lines, views or tail", async () => {
     const other = server.createOrg('other');
-    const context = await browser.newContext();
+    const context = await newContext();
     const theirs = await context.newPage();
     await signIn(theirs, other.serviceKey);
     await theirs.getByText('No lines match in this range.').waitFor();
@@ -281,7 +315,7 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
     for (let batch = 0; batch < 4; batch++) {
       await ingest(Array.from({ length: 2500 }, (_, i) => ({ line: `bulk line ${batch * 2500 + i}`, timestamp: now - 3_000_000 + (batch * 2500 + i) * 200 })), 'bulk', busy.ingestionKey);
     }
-    const context = await browser.newContext({ viewport: { width: 1400, height: 820 } });
+    const context = await newContext({ viewport: { width: 1400, height: 820 } });
     const busyPage = await context.newPage();
     await signIn(busyPage, busy.serviceKey);
     await busyPage.locator('[data-testid=line] .text', { hasText: 'bulk line 9999' }).waitFor();
@@ -339,5 +373,9 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
     await other.locator('[data-testid=service-key]').waitFor();
     await page.locator('[data-testid=service-key]').waitFor({ timeout: 10_000 });
     await other.close();
+  });
+
+  test('the Content-Security-Policy blocked nothing the viewer did in any of these tests', () => {
+    assert.deepEqual(cspViolations, []);
   });
 });

@@ -39,7 +39,8 @@ export const setCsrfToken = (token: string) => {
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  // Sent on reads too: a GET with side effects (an export sent by e-mail) needs it as well.
+  // Every call carries the token, not only non-GET ones: an export sent by e-mail is a GET that
+  // the server treats as a write.
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   const text = await response.text();
