@@ -211,3 +211,49 @@ test('filters combine: any of a list, all of the lists', () => {
   alerts.observe(account, [line('x', 'worker')]);
   assert.equal(fired.length, 1);
 });
+
+// The trigger limit is inclusive (compat reference §6.2): exactly `triggerlimit` matches fire, one fewer does not.
+const LIMIT = 4;
+const lines = (count: number) => Array.from({ length: count }, (_, i) => line(`timeout ${i}`));
+
+test('presence + terminal fires when exactly triggerlimit lines matched, and not at one fewer', () => {
+  view([{ triggerlimit: LIMIT, immediate: false, terminal: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, lines(LIMIT));
+  clock = T0 + MINUTE;
+  alerts.tick();
+  assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['terminal', LIMIT]], 'exactly the limit fires');
+  alerts.observe(account, lines(LIMIT - 1));
+  clock = T0 + 2 * MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 1, 'one line under the limit does not fire');
+});
+
+test('presence + immediate fires on the limit-th line, not before', () => {
+  view([{ triggerlimit: LIMIT, immediate: true, terminal: false }]);
+  const alerts = evaluator();
+  for (let n = 1; n < LIMIT; n++) {
+    alerts.observe(account, [line(`timeout ${n}`)]);
+    assert.equal(fired.length, 0, `not at ${n} of ${LIMIT}`);
+  }
+  alerts.observe(account, [line(`timeout ${LIMIT}`)]);
+  assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['immediate', LIMIT]]);
+  clock = T0 + MINUTE;
+  alerts.observe(account, lines(LIMIT - 1));
+  assert.equal(fired.length, 1, 'a batch of one under the limit does not fire');
+  alerts.observe(account, [line('timeout last')]);
+  assert.equal(fired.length, 2, 'the line that reaches the limit does');
+});
+
+test('absence fires at one line under triggerlimit and not at exactly triggerlimit', () => {
+  view([{ operator: 'absence', triggerlimit: LIMIT, immediate: false, terminal: true }]);
+  const alerts = evaluator();
+  alerts.observe(account, lines(LIMIT - 1));
+  clock = T0 + MINUTE;
+  alerts.tick();
+  assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['absence', LIMIT - 1]]);
+  alerts.observe(account, lines(LIMIT));
+  clock = T0 + 2 * MINUTE;
+  alerts.tick();
+  assert.equal(fired.length, 1, 'exactly the limit is not an absence');
+});

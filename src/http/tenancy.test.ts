@@ -1,0 +1,538 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
+import type { ParsedMail } from 'mailparser';
+import WebSocket from 'ws';
+import type { NewAccount } from '../config/accounts.js';
+import { type TestServer, basic, eventually, jsonLines, startTestServer } from '../testing/harness.js';
+import { startSmtpReceiver } from '../testing/receivers.js';
+import { registeredRoutes } from '../testing/registered-routes.js';
+import { VIEWER_DIR } from '../web/static.js';
+
+/**
+ * Tenancy matrix: organisation A, with every credential it has, calls every route aimed at
+ * organisation B's resources. Each call is refused (401/403/404, or the documented 400) or answers
+ * with A's own data only; no answer carries a byte of B's: B's lines, names and addresses hold a
+ * unique marker, and B's ids and keys are listed, and none may appear. Each call is made twice,
+ * once with B's real ids and once with ids that exist nowhere, and the two answers must be the
+ * same: a difference would tell A that B's resource exists.
+ */
+
+const hex = () => randomBytes(6).toString('hex');
+const MARKER = `bsecret${hex()}`;
+/** What A writes while aiming at B; it must never show up in B's data. */
+const INTRUDER = `aintrude${hex()}`;
+const A_LINE = `checkout own line ${hex()}`;
+
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let A: NewAccount;
+let B: NewAccount;
+let session: { cookie: string; csrf: string };
+const nowS = Math.floor(Date.now() / 1000);
+const WINDOW = `from=${nowS - 3600}&to=${nowS + 3600}`;
+
+/** What A aims at: B's real resources, or a "ghost" organisation's that were never created. */
+interface Target {
+  account: string;
+  host: string;
+  app: string;
+  word: string;
+  viewid: string;
+  presetid: string;
+  categoryId: string;
+  categoryName: string;
+  keyId: string;
+  serviceKeyId: string;
+  lineId: string;
+  lineTs: string;
+  cursor: string;
+  downloadId: string;
+  downloadExpires: string;
+}
+let b: Target;
+let ghost: Target;
+/** A's own e-mailed export link, whose signature A may try on B's export. */
+let aLink: URL;
+
+interface Got {
+  status: number;
+  text: string;
+  json: any;
+}
+
+/** fetch, with a gzip body inflated so that B's data cannot hide in compressed bytes. */
+async function call(method: string, urlPath: string, headers: Record<string, string> = {}, body?: unknown): Promise<Got> {
+  const response = await fetch(`${server.url}${urlPath}`, {
+    method,
+    redirect: 'manual',
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let bytes = Buffer.from(await response.arrayBuffer());
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = zlib.gunzipSync(bytes);
+  const text = bytes.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, text, json };
+}
+
+const asB = (method: string, urlPath: string, body?: unknown) => call(method, urlPath, { servicekey: B.serviceKey }, body);
+
+async function ingest(key: string, hostname: string, lines: Array<Record<string, unknown>>) {
+  const reply = await call('POST', `/logs/ingest?hostname=${hostname}`, { apikey: key }, { lines });
+  assert.equal(reply.status, 200, reply.text);
+}
+
+function mailTexts(mail: ParsedMail): string {
+  return [mail.subject, mail.text, mail.html, ...mail.attachments.map((file) => zlib.gunzipSync(file.content).toString())].join('\n');
+}
+
+const linkIn = (mail: ParsedMail) => new URL(/(http:\/\/\S+\/v1\/export\/download\/\S+)/.exec(mail.text ?? '')![1]);
+
+before(async () => {
+  smtp = await startSmtpReceiver();
+  server = await startTestServer({ LOGSTEAD_SMTP_URL: smtp.url });
+  A = server.org;
+  B = server.createOrg('organisation B');
+
+  // B's configuration: every name carries the marker, the category name does not (A sends it).
+  const categoryName = `bcat${hex()}`;
+  const category = await asB('POST', '/v1/config/categories/views', { name: categoryName });
+  const email = { integration: 'email', emails: [`${MARKER}@example.com`], triggerlimit: 1, triggerinterval: '30', operator: 'presence', immediate: 'true', terminal: 'false' };
+  const preset = await asB('POST', '/v1/config/presetalert', { name: `preset ${MARKER}`, channels: [email] });
+  const word = `bword${hex()}`;
+  const view = await asB('POST', '/v1/config/view', { name: `view ${MARKER}`, query: word, category: [categoryName], presetid: preset.json.presetid, channels: [email] });
+  const key = await asB('POST', '/v1/config/keys?type=ingestion', { name: `key ${MARKER}` });
+  const serviceKeyId = (await asB('GET', '/v1/config/keys?type=service')).json[0].id;
+  for (const reply of [category, preset, view, key]) assert.equal(reply.status, 200, reply.text);
+
+  const host = `bhost${hex()}`;
+  const app = `bapp${hex()}`;
+  await ingest(
+    B.ingestionKey,
+    host,
+    Array.from({ length: 5 }, (_, i) => ({ line: `checkout ${word} ${MARKER} ${i}`, app, level: 'error', meta: { secret: MARKER } })),
+  );
+  await ingest(A.ingestionKey, 'host-a', [{ line: A_LINE, app: 'app-a' }, { line: `${A_LINE} again`, app: 'app-a' }]);
+
+  const bLines = jsonLines((await asB('GET', `/v1/export?${WINDOW}`)).text);
+  assert.equal(bLines.length, 5);
+  const page = await asB('GET', `/v2/export?${WINDOW}&size=1`);
+  assert.ok(page.json.pagination_id, 'B has a second page');
+
+  assert.equal((await asB('GET', `/v1/export?${WINDOW}&email=${MARKER}@example.com&emailSubject=b-export`)).status, 200);
+  const aExport = await call('GET', `/v1/export?${WINDOW}&email=reader@example.com&emailSubject=a-export`, { servicekey: A.serviceKey });
+  assert.equal(aExport.status, 200);
+  const bMail = await eventually(() => smtp.messages.find((mail) => mail.subject === 'b-export'), 10_000, "B's export mail");
+  const aMail = await eventually(() => smtp.messages.find((mail) => mail.subject === 'a-export'), 10_000, "A's export mail");
+  const bLink = linkIn(bMail);
+  aLink = linkIn(aMail);
+  assert.match(mailTexts(bMail), new RegExp(MARKER), "B's own export mail carries B's lines");
+
+  b = {
+    account: B.account,
+    host,
+    app,
+    word,
+    viewid: view.json.viewid,
+    presetid: preset.json.presetid,
+    categoryId: category.json.id,
+    categoryName,
+    keyId: key.json.id,
+    serviceKeyId,
+    lineId: bLines[2]._id,
+    lineTs: String(bLines[2]._ts),
+    cursor: page.json.pagination_id,
+    downloadId: bLink.pathname.split('/').pop()!,
+    downloadExpires: bLink.searchParams.get('expires')!,
+  };
+  const ghostCursor = Buffer.from(JSON.parse(Buffer.from(b.cursor, 'base64url').toString()).p.replace(/./g, 'x'));
+  ghost = {
+    account: hex().slice(0, 10),
+    host: `bhost${hex()}`,
+    app: `bapp${hex()}`,
+    word: `bword${hex()}`,
+    viewid: hex().slice(0, 10),
+    presetid: hex().slice(0, 10),
+    categoryId: hex().slice(0, 10),
+    categoryName: `bcat${hex()}`,
+    keyId: hex().slice(0, 10),
+    serviceKeyId: hex().slice(0, 10),
+    lineId: String(Number(b.lineId) + 1_000_000),
+    lineTs: String(Number(b.lineTs) - 7),
+    cursor: Buffer.from(JSON.stringify({ p: ghostCursor.toString(), t: Number(b.lineTs) - 7, i: '12345' })).toString('base64url'),
+    downloadId: randomUUID(),
+    downloadExpires: String(Number(b.downloadExpires) + 1000),
+  };
+
+  // B's alert fired on its lines: B has deliveries to its marked address.
+  await eventually(async () => ((await asB('GET', '/v1/alerts/deliveries')).text.includes(MARKER) ? true : undefined), 10_000, "B's deliveries");
+
+  const signIn = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceKey: A.serviceKey }) });
+  assert.equal(signIn.status, 200);
+  session = { cookie: signIn.headers.get('set-cookie')!.split(';')[0], csrf: ((await signIn.json()) as { csrfToken: string }).csrfToken };
+});
+after(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+/** Everything of B's that must never reach A. */
+function forbidden(): string[] {
+  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId];
+}
+
+/** Replaces the target's values that the request itself carried, so that an echo of them is not a leak. */
+function scrub(text: string, target: Target, sent: string): string {
+  let out = text;
+  const values = Object.entries(target).sort(([, x], [, y]) => y.length - x.length);
+  for (const [name, value] of values) if (sent.includes(value)) out = out.split(value).join(`<${name}>`);
+  return out;
+}
+
+function assertNothingOfB(got: Got, sent: string, where: string) {
+  const seen = scrub(got.text, b, sent);
+  for (const value of forbidden()) assert.ok(!seen.includes(value), `${where}: the answer carries B's "${value}": ${got.text.slice(0, 500)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix. One row per kind of call; `route` is the route as the server registers it.
+
+type AuthKind = 'service' | 'ingest' | 'public';
+interface Probe {
+  route: string;
+  does: string;
+  auth: AuthKind;
+  request: (t: Target) => { path: string; body?: unknown; headers?: Record<string, string> };
+  /** Statuses allowed when the credential is A's and valid. */
+  allowed: number[];
+  /** Extra check on an answer with a valid credential of A. */
+  check?: (got: Got) => void;
+  /** The answer may differ between B's ids and ghost ids (it creates something, with a fresh id). */
+  createsOwn?: true;
+  /** B, with its own service key, sees its marker here: proves the row can see a leak. */
+  bSees?: true;
+  /** Registered only when the viewer is built. */
+  optional?: true;
+  /** Removes what a valid call created, so that A's later listings hold nothing named like B's. */
+  undo?: (got: Got) => Promise<unknown>;
+}
+
+const refused = [401, 403, 404];
+const emptyJsonLines = (got: Got) => assert.equal(got.text, '', 'no lines');
+const histogramTotal = (got: Got) => assert.equal(got.json.buckets.reduce((sum: number, bucket: { count: number }) => sum + bucket.count, 0), 0);
+const hasALines = (got: Got) => assert.ok(got.text.includes(A_LINE), "A's own lines are there: the route was really scoped, not broken");
+
+const PROBES: Probe[] = [
+  // Sign-in and session.
+  { route: 'POST /api/session', does: "signs in with B's ingestion key", auth: 'public', request: () => ({ path: '/api/session', body: { serviceKey: B.ingestionKey } }), allowed: [401] },
+  {
+    route: 'POST /api/session',
+    does: "signs in with A's key naming B's account",
+    auth: 'public',
+    request: (t) => ({ path: '/api/session', body: { serviceKey: A.serviceKey, account: t.account } }),
+    allowed: [200, 400],
+    check: (got) => got.status === 200 && assert.equal(got.json.account, A.account),
+    createsOwn: true,
+  },
+  { route: 'GET /api/session', does: "reads the session, naming B's account", auth: 'service', request: (t) => ({ path: `/api/session?account=${t.account}` }), allowed: [200, 401], check: (got) => got.status === 200 && assert.equal(got.json.account, A.account) },
+  { route: 'GET /healthz', does: 'health', auth: 'public', request: () => ({ path: '/healthz' }), allowed: [200] },
+
+  // Ingestion: whatever A says, its lines land in A.
+  ...['/logs/ingest', '/logs/agent'].map(
+    (route): Probe => ({
+      route: `POST ${route}`,
+      // Only fields that are not stored name B: A's own data must not differ between B and the ghost.
+      does: "writes naming B's account in the query, the body and the line",
+      auth: 'ingest',
+      request: (t) => ({ path: `${route}?hostname=host-a&account=${t.account}`, body: { account: t.account, lines: [{ line: `${INTRUDER} line`, app: 'app-a', account: t.account }] } }),
+      allowed: [200],
+      createsOwn: true,
+    }),
+  ),
+
+  // Export, v1 and v2, and the e-mailed links.
+  { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },
+  { route: 'GET /v1/export', does: "searches for B's word", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&query=${t.word}` }), allowed: [200], check: emptyJsonLines },
+  { route: 'GET /v1/export', does: "names B's account", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&account=${t.account}` }), allowed: [200], check: hasALines, bSees: true },
+  {
+    route: 'GET /v1/export',
+    does: "e-mails an export of B's host",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}&account=${t.account}&email=reader@example.com&emailSubject=a-probe` }),
+    allowed: [200],
+    createsOwn: true,
+  },
+  {
+    route: 'GET /v1/export/download/:id',
+    does: "downloads B's export with A's signature",
+    auth: 'public',
+    request: (t) => ({ path: `/v1/export/download/${t.downloadId}?expires=${aLink.searchParams.get('expires')}&signature=${aLink.searchParams.get('signature')}` }),
+    allowed: [403],
+  },
+  { route: 'GET /v1/export/download/:id', does: "downloads B's export unsigned", auth: 'public', request: (t) => ({ path: `/v1/export/download/${t.downloadId}?expires=${t.downloadExpires}` }), allowed: [403] },
+  { route: 'GET /v1/export/download/:id', does: "downloads B's export by a path", auth: 'public', request: (t) => ({ path: `/v1/export/download/..%2F..%2Fexports%2F${t.downloadId}.jsonl.gz?expires=${t.downloadExpires}&signature=x` }), allowed: [403, 404] },
+  // A cursor of B's is "another request's": the documented 400.
+  { route: 'GET /v2/export', does: "pages on with B's pagination_id", auth: 'service', request: (t) => ({ path: `/v2/export?${WINDOW}&size=1&pagination_id=${t.cursor}` }), allowed: [400] },
+  { route: 'GET /v2/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v2/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: (got) => assert.deepEqual(got.json, { lines: [], pagination_id: null }) },
+  { route: 'GET /v2/export', does: "names B's account", auth: 'service', request: (t) => ({ path: `/v2/export?${WINDOW}&account=${t.account}` }), allowed: [200], check: hasALines, bSees: true },
+
+  // The viewer's read APIs.
+  { route: 'GET /v1/histogram', does: "counts B's host", auth: 'service', request: (t) => ({ path: `/v1/histogram?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: histogramTotal },
+  { route: 'GET /v1/histogram', does: "counts B's word", auth: 'service', request: (t) => ({ path: `/v1/histogram?${WINDOW}&query=${t.word}&account=${t.account}` }), allowed: [200], check: histogramTotal },
+  { route: 'GET /v1/viewer/facets', does: "lists facets naming B's account", auth: 'service', request: (t) => ({ path: `/v1/viewer/facets?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/viewer/facets', does: "lists facets of B's app", auth: 'service', request: (t) => ({ path: `/v1/viewer/facets?${WINDOW}&apps=${t.app}` }), allowed: [200] },
+  { route: 'GET /v1/viewer/context', does: "reads around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}` }), allowed: [404], bSees: true },
+  { route: 'GET /v1/viewer/context', does: "reads B's host around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}&by=host&anchor=after` }), allowed: [404] },
+  { route: 'GET /v1/alerts/deliveries', does: "lists deliveries naming B's account", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?limit=1000&account=${t.account}` }), allowed: [200], bSees: true },
+
+  // Views.
+  { route: 'GET /v1/config/view', does: 'lists views', auth: 'service', request: (t) => ({ path: `/v1/config/view?account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/config/view/:viewid', does: "reads B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}` }), allowed: refused, bSees: true },
+  { route: 'POST /v1/config/view', does: "attaches B's preset", auth: 'service', request: (t) => ({ path: '/v1/config/view', body: { name: INTRUDER, query: 'x', presetid: t.presetid } }), allowed: [400] },
+  { route: 'POST /v1/config/view', does: "files under B's category", auth: 'service', request: (t) => ({ path: '/v1/config/view', body: { name: INTRUDER, query: 'x', category: [t.categoryName] } }), allowed: [400] },
+  // A missing view is Mezmo's "Nothing to configure" 400 on PUT.
+  { route: 'PUT /v1/config/view/:viewid', does: "replaces B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}`, body: { name: INTRUDER, query: 'x' } }), allowed: [400, ...refused] },
+  { route: 'DELETE /v1/config/view/:viewid', does: "deletes B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}` }), allowed: refused },
+
+  // Preset alerts.
+  { route: 'GET /v1/config/presetalert', does: 'lists presets', auth: 'service', request: (t) => ({ path: `/v1/config/presetalert?account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/config/presetalert/:presetid', does: "reads B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}` }), allowed: refused, bSees: true },
+  { route: 'POST /v1/config/presetalert', does: "creates a preset naming B's account", auth: 'service', request: (t) => ({ path: '/v1/config/presetalert', body: { name: INTRUDER, account: t.account } }), allowed: [200, 400], createsOwn: true },
+  { route: 'PUT /v1/config/presetalert/:presetid', does: "replaces B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}`, body: { name: INTRUDER } }), allowed: refused },
+  { route: 'DELETE /v1/config/presetalert/:presetid', does: "deletes B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}` }), allowed: refused },
+
+  // Categories.
+  { route: 'GET /v1/config/categories/:type', does: 'lists categories', auth: 'service', request: (t) => ({ path: `/v1/config/categories/views?account=${t.account}` }), allowed: [200] },
+  { route: 'GET /v1/config/categories/:type/:id', does: "reads B's category", auth: 'service', request: (t) => ({ path: `/v1/config/categories/views/${t.categoryId}` }), allowed: refused },
+  // Names are per organisation: B's name is free for A (a 409 would tell A that B uses it).
+  {
+    route: 'POST /v1/config/categories/:type',
+    does: "creates a category with B's category's name",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/config/categories/views', body: { name: t.categoryName } }),
+    allowed: [200],
+    createsOwn: true,
+    undo: (got) => call('DELETE', `/v1/config/categories/views/${got.json.id}`, { servicekey: A.serviceKey }),
+  },
+  { route: 'PUT /v1/config/categories/:type/:id', does: "renames B's category", auth: 'service', request: (t) => ({ path: `/v1/config/categories/views/${t.categoryId}`, body: { name: INTRUDER } }), allowed: refused },
+  { route: 'DELETE /v1/config/categories/:type/:id', does: "deletes B's category", auth: 'service', request: (t) => ({ path: `/v1/config/categories/views/${t.categoryId}` }), allowed: refused },
+
+  // Keys.
+  { route: 'GET /v1/config/keys', does: 'lists keys', auth: 'service', request: (t) => ({ path: `/v1/config/keys?account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/config/keys/:id', does: "reads B's key", auth: 'service', request: (t) => ({ path: `/v1/config/keys/${t.keyId}` }), allowed: refused, bSees: true },
+  {
+    route: 'POST /v1/config/keys',
+    does: "creates a key naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/keys?type=ingestion&account=${t.account}`, body: { name: INTRUDER, account: t.account } }),
+    allowed: [200, 400],
+    createsOwn: true,
+    check: (got) => got.status === 200 && assert.doesNotMatch(JSON.stringify(got.json), new RegExp(B.account)),
+  },
+  { route: 'PUT /v1/config/keys/:id', does: "renames B's key", auth: 'service', request: (t) => ({ path: `/v1/config/keys/${t.keyId}`, body: { name: INTRUDER } }), allowed: refused },
+  { route: 'DELETE /v1/config/keys/:id', does: "revokes B's ingestion key", auth: 'service', request: (t) => ({ path: `/v1/config/keys/${t.keyId}` }), allowed: refused },
+  { route: 'DELETE /v1/config/keys/:id', does: "revokes B's service key", auth: 'service', request: (t) => ({ path: `/v1/config/keys/${t.serviceKeyId}` }), allowed: refused },
+
+  // The tail over plain HTTP (the WebSocket itself is the test below the matrix).
+  { route: 'GET /ws/tail', does: "asks for B's tail without upgrading", auth: 'service', request: (t) => ({ path: `/ws/tail?account=${t.account}&hosts=${t.host}` }), allowed: [400, 404, 426] },
+  // CORS preflight, answered for every path.
+  {
+    route: 'OPTIONS *',
+    does: "preflights an export of B's host",
+    auth: 'public',
+    request: (t) => ({ path: `/v1/export?hosts=${t.host}`, headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } }),
+    allowed: [200, 204, 400, 404],
+  },
+  { route: 'GET /*', does: "opens the viewer at B's view", auth: 'public', request: (t) => ({ path: `/app/views/${t.viewid}?account=${t.account}` }), allowed: [200, 404], optional: true },
+
+  // Last: signing out ends A's session, which every row above uses.
+  { route: 'DELETE /api/session', does: 'signs out', auth: 'service', request: () => ({ path: '/api/session' }), allowed: [200] },
+];
+
+interface Credential {
+  name: string;
+  headers: () => Record<string, string>;
+  /** Whether the route accepts it as A: if not, only a refusal will do. */
+  valid: boolean;
+}
+
+const CREDENTIALS: Record<AuthKind, Credential[]> = {
+  service: [
+    { name: "A's service key", headers: () => ({ servicekey: A.serviceKey }), valid: true },
+    { name: "A's service key as Authorization: Token", headers: () => ({ authorization: `Token ${A.serviceKey}` }), valid: true },
+    { name: "A's ingestion key", headers: () => ({ servicekey: A.ingestionKey }), valid: false },
+    { name: "B's ingestion key", headers: () => ({ authorization: basic(B.ingestionKey) }), valid: false },
+    { name: 'no credentials', headers: () => ({}), valid: false },
+    // Last, for the sign-out row.
+    { name: "A's viewer session", headers: () => ({ cookie: session.cookie, 'x-csrf-token': session.csrf }), valid: true },
+  ],
+  ingest: [
+    { name: "A's ingestion key", headers: () => ({ apikey: A.ingestionKey }), valid: true },
+    { name: "A's service key as an ingestion key", headers: () => ({ apikey: A.serviceKey }), valid: false },
+    { name: "B's service key as an ingestion key", headers: () => ({ authorization: basic(B.serviceKey) }), valid: false },
+    { name: "A's viewer session", headers: () => ({ cookie: session.cookie, 'x-csrf-token': session.csrf }), valid: false },
+  ],
+  public: [{ name: "A's service key", headers: () => ({ servicekey: A.serviceKey }), valid: true }],
+};
+
+const methodOf = (probe: Probe) => (probe.route.startsWith('OPTIONS') ? 'OPTIONS' : probe.route.split(' ')[0]);
+
+async function run(probe: Probe, credential: Credential, target: Target): Promise<{ got: Got; sent: string }> {
+  const { path: urlPath, body, headers = {} } = probe.request(target);
+  const got = await call(methodOf(probe), urlPath, { ...credential.headers(), ...headers }, body);
+  return { got, sent: decodeURIComponent(urlPath) + JSON.stringify(body ?? null) };
+}
+
+describe('live tail', () => {
+  interface Tail {
+    socket: WebSocket;
+    raw: string[];
+  }
+  function openTail(query: string, headers: Record<string, string>): Promise<Tail> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws/tail?${query}`, 'json', { headers });
+      const tail: Tail = { socket, raw: [] };
+      socket.on('message', (data) => tail.raw.push(data.toString()));
+      socket.on('open', () => eventually(() => (tail.raw.length ? tail : undefined)).then(resolve, reject));
+      socket.on('unexpected-response', (_request, response) => reject(Object.assign(new Error(`refused with ${response.statusCode}`), { status: response.statusCode })));
+      socket.on('error', reject);
+    });
+  }
+
+  test("A's tails, with any credential and filter, never carry B's lines; B's own tail does", async () => {
+    const sentinelHost = `host-a-${hex()}`;
+    const aTails = [
+      await openTail('', { authorization: `Token ${A.serviceKey}` }),
+      await openTail(`account=${b.account}`, { servicekey: A.serviceKey }),
+      await openTail(`q=checkout&hosts=${b.host},${sentinelHost}&apps=${b.app},app-a`, { authorization: `Token ${A.serviceKey}` }),
+      await openTail(`account=${b.account}`, { cookie: session.cookie }),
+    ];
+    const bTail = await openTail('', { authorization: `Token ${B.serviceKey}` });
+    const refusedHeaders: Array<Record<string, string>> = [{ servicekey: A.ingestionKey }, { authorization: `Token ${B.ingestionKey}` }, {}];
+    for (const headers of refusedHeaders) {
+      await assert.rejects(openTail(`account=${b.account}`, headers), (error: { status?: number }) => error.status === 401);
+    }
+
+    await ingest(B.ingestionKey, b.host, [{ line: `checkout ${b.word} ${MARKER} tail`, app: b.app }]);
+    // B's lines were published before A's sentinel: once a tail has the sentinel, it had its chance at B's.
+    const sentinel = `checkout sentinel ${hex()}`;
+    await ingest(A.ingestionKey, sentinelHost, [{ line: sentinel, app: 'app-a' }]);
+    for (const tail of aTails) await eventually(() => (tail.raw.some((message) => message.includes(sentinel)) ? true : undefined), 5000, "A's sentinel line");
+    await eventually(() => (bTail.raw.some((message) => message.includes(MARKER)) ? true : undefined), 5000, "B's line on B's tail");
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a short window for anything late
+    for (const tail of aTails) {
+      for (const message of tail.raw) for (const value of forbidden()) assert.ok(!message.includes(value), `A's tail got B's "${value}": ${message}`);
+      tail.socket.close();
+    }
+    bTail.socket.close();
+  });
+});
+
+async function undo(probe: Probe, credential: Credential, got: Got) {
+  if (probe.undo && credential.valid && got.status === 200) assert.equal((await probe.undo(got) as Got).status, 200, 'undoing what the call created');
+}
+
+describe('tenancy matrix: A aims every route at B', () => {
+  for (const probe of PROBES) {
+    describe(`${probe.route}: ${probe.does}`, () => {
+      if (probe.bSees) {
+        test("control: B's own service key sees B's data here", async () => {
+          const { got, sent } = await run(probe, { name: 'B', headers: () => ({ servicekey: B.serviceKey }), valid: true }, b);
+          assert.equal(got.status, 200, got.text);
+          const seen = scrub(got.text, b, sent);
+          assert.ok(forbidden().some((value) => seen.includes(value)), `B sees its own data: ${got.text.slice(0, 300)}`);
+        });
+      }
+      for (const credential of CREDENTIALS[probe.auth]) {
+        test(`as ${credential.name}`, async (t) => {
+          if (probe.optional && !registeredRoutes(server.running.app).includes(probe.route)) return t.skip('not registered on this build');
+          const atB = await run(probe, credential, b);
+          await undo(probe, credential, atB.got);
+          // A call that names nothing of B's has no ghost twin.
+          const aimed = JSON.stringify(probe.request(b)) !== JSON.stringify(probe.request(ghost));
+          const atGhost = aimed ? await run(probe, credential, ghost) : atB;
+          if (aimed) await undo(probe, credential, atGhost.got);
+          const where = `${credential.name}, ${probe.does}`;
+          assertNothingOfB(atB.got, atB.sent, where);
+          if (credential.valid) {
+            assert.ok(probe.allowed.includes(atB.got.status), `${where}: status ${atB.got.status} is not one of ${probe.allowed}: ${atB.got.text.slice(0, 300)}`);
+            probe.check?.(atB.got);
+          } else {
+            assert.ok([401, 403].includes(atB.got.status), `${where}: a credential that is not A's valid one must be refused, got ${atB.got.status}`);
+          }
+          // B's resources and resources that never existed must look the same to A.
+          assert.equal(atB.got.status, atGhost.got.status, `${where}: B's ids and unknown ids answer differently`);
+          if (!probe.createsOwn) assert.equal(scrub(atB.got.text, b, atB.sent), scrub(atGhost.got.text, ghost, atGhost.sent), `${where}: B's ids and unknown ids answer differently`);
+        });
+      }
+    });
+  }
+});
+
+describe("B's data after the matrix", () => {
+  test("B's view, preset, category and keys are intact and hold nothing of A's", async () => {
+    const reads = {
+      view: await asB('GET', `/v1/config/view/${b.viewid}`),
+      preset: await asB('GET', `/v1/config/presetalert/${b.presetid}`),
+      category: await asB('GET', `/v1/config/categories/views/${b.categoryId}`),
+      key: await asB('GET', `/v1/config/keys/${b.keyId}`),
+    };
+    for (const [what, reply] of Object.entries(reads)) assert.equal(reply.status, 200, `B's ${what} is still there`);
+    assert.equal(reads.view.json.name, `view ${MARKER}`);
+    assert.equal(reads.preset.json.name, `preset ${MARKER}`);
+    assert.equal(reads.category.json.name, b.categoryName);
+    assert.equal(reads.key.json.name, `key ${MARKER}`);
+    for (const listing of ['/v1/config/view', '/v1/config/presetalert', '/v1/config/categories/views', '/v1/config/categories/boards', '/v1/config/keys', `/v1/export?${WINDOW}`, '/v1/alerts/deliveries']) {
+      const reply = await asB('GET', listing);
+      assert.equal(reply.status, 200);
+      assert.ok(!reply.text.includes(INTRUDER), `A's writes reached B's ${listing}`);
+    }
+    await ingest(B.ingestionKey, b.host, [{ line: 'B still ingests' }]);
+    assert.equal((await asB('GET', '/v1/config/keys')).status, 200, "B's service key still works");
+  });
+
+  test("A's e-mailed exports hold only A's lines, and A's own link downloads them", async () => {
+    const mails = await eventually(() => {
+      const found = smtp.messages.filter((mail) => mail.subject === 'a-export' || mail.subject === 'a-probe');
+      return found.length >= 1 + 2 * CREDENTIALS.service.filter((credential) => credential.valid).length ? found : undefined;
+    }, 20_000, "A's export mails");
+    for (const mail of mails) {
+      const text = mailTexts(mail);
+      for (const value of [MARKER, b.host, b.word]) assert.ok(!text.includes(value), `A's export mail carries B's "${value}"`);
+    }
+    assert.ok(mails.some((mail) => mailTexts(mail).includes(A_LINE)), "A's unfiltered export has A's lines");
+    const download = await call('GET', `${aLink.pathname}${aLink.search}`);
+    assert.equal(download.status, 200);
+    assert.ok(download.text.includes(A_LINE));
+    assertNothingOfB(download, '', "A's download");
+  });
+});
+
+describe('the matrix lists every route', () => {
+  const builtFile = (urlPath: string) => urlPath !== '/' && !urlPath.includes(':') && fs.existsSync(path.join(VIEWER_DIR, urlPath));
+
+  test('every route the server registers is in the matrix (a new route needs a row)', () => {
+    const listed = new Set(PROBES.map((probe) => probe.route));
+    const missing = registeredRoutes(server.running.app)
+      // HEAD is Fastify's copy of each GET; the viewer's static files hold no organisation's data.
+      .filter((route) => !route.startsWith('HEAD '))
+      .filter((route) => !(route.startsWith('GET ') && (route === 'GET /' || builtFile(route.slice(4)))))
+      .filter((route) => !listed.has(route));
+    assert.deepEqual(missing, [], 'add a row to PROBES for each of these routes');
+  });
+
+  test('every route in the matrix is registered (no row tests a route that no longer exists)', () => {
+    const registered = new Set(registeredRoutes(server.running.app));
+    const stale = PROBES.filter((probe) => !probe.optional && !registered.has(probe.route)).map((probe) => probe.route);
+    assert.deepEqual(stale, []);
+  });
+});
