@@ -28,6 +28,10 @@ export function registerIngestBodyHandling(app: FastifyInstance): void {
       (inflate as unknown as { receivedEncodedLength: number }).receivedEncodedLength = encodedBytes;
     });
     payload.on('error', (error) => inflate.destroy(error));
+    // A corrupt body fails the inflate. When the body is read, fastify hears of it through the
+    // stream it reads; when it is never read (its content type refused first), nobody would, and an
+    // unheard stream error ends the process. Once the request is over the error has nothing to do.
+    inflate.on('error', () => {});
     return payload.pipe(inflate) as unknown as Readable & typeof payload;
   });
 
