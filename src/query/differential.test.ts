@@ -23,8 +23,9 @@ const ACCOUNT = 'differential';
 /**
  * A small vocabulary, so random queries hit random lines often; with case, symbols and unicode,
  * and words that occur right after a non-ASCII letter (`ve` in `naïve`), which start a word.
+ * `u00e9` is how `é` reads in a JSON line that escapes it.
  */
-const WORDS = ['error', 'Error', 'ERRORS', 'timeout', 'TimeoutError', 'line', 'Linux', 'lin', 'user', 'user_id', 'café', 'Café', 'naïve', '日本', 'über', '404', '4040', '500', '3.14', 'foo-bar', 'foo.bar', '/var/log', 'a', 'x', '%VAR%', 'it\'s', 'say "hi"', 'back\\slash', '🙂', 'ok', 've', 'ber', 'b'];
+const WORDS = ['error', 'Error', 'ERRORS', 'timeout', 'TimeoutError', 'line', 'Linux', 'lin', 'user', 'user_id', 'café', 'Café', 'naïve', '日本', '漢字', 'über', 'u00e9', '404', '4040', '500', '3.14', 'foo-bar', 'foo.bar', '/var/log', 'a', 'x', '%VAR%', 'it\'s', 'say "hi"', 'back\\slash', '🙂', 'ok', 've', 'ber', 'b'];
 const HOSTS = ['web-1', 'web-2', 'db', 'Web-10'];
 const APPS = ['nginx', 'api', 'error.log', 'Api'];
 const LEVELS = ['INFO', 'ERROR', 'WARN', ''];
@@ -56,34 +57,48 @@ const lineArbitrary = fc.record({
   meta: fc.option(object),
   metaIndexed: fc.boolean(),
   json: fc.option(object),
+  escaped: fc.boolean(),
 });
 
+/**
+ * JSON text with the escapes a sender may choose but JSON never requires: every non-ASCII UTF-16
+ * unit as \uXXXX (Fluent Bit's logdna output, Python's json.dumps) and `/` as `\/` (PHP).
+ */
+const escapeOptional = (json: string) =>
+  json.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/');
+
+const samples = fc.sample(lineArbitrary, { seed: SEED, numRuns: 400 });
+type Sample = (typeof samples)[number];
+
+/** A sample as a stored row; its JSON part written with optional escapes when `escaped`. */
+function storedLine(sample: Sample, account: string, index: number, escaped = sample.escaped): StoredLine {
+  const json = sample.json ? JSON.stringify(sample.json) : '';
+  const line = sample.json ? `${sample.text.join('')} ${escaped ? escapeOptional(json) : json}` : sample.text.join('');
+  return {
+    account,
+    ts: 1_700_000_000_000 + index,
+    id: String(index + 1),
+    batch_id: 'b',
+    host: sample.host,
+    app: sample.app,
+    level: sample.level,
+    env: sample.env,
+    file: sample.file,
+    ip: '',
+    mac: '',
+    tags: sample.tags,
+    line,
+    logtype: sample.json ? 'json' : 'text',
+    fields: json,
+    meta: sample.meta ? JSON.stringify(sample.meta) : '',
+    meta_indexed: sample.meta !== null && sample.metaIndexed,
+    extra: '',
+    size: Buffer.byteLength(line),
+  };
+}
+
 function makeLines(): StoredLine[] {
-  const samples = fc.sample(lineArbitrary, { seed: SEED, numRuns: 400 });
-  return samples.map((sample, index) => {
-    const line = sample.json ? `${sample.text.join('')} ${JSON.stringify(sample.json)}` : sample.text.join('');
-    return {
-      account: ACCOUNT,
-      ts: 1_700_000_000_000 + index,
-      id: String(index + 1),
-      batch_id: 'b',
-      host: sample.host,
-      app: sample.app,
-      level: sample.level,
-      env: sample.env,
-      file: sample.file,
-      ip: '',
-      mac: '',
-      tags: sample.tags,
-      line,
-      logtype: sample.json ? 'json' : 'text',
-      fields: sample.json ? JSON.stringify(sample.json) : '',
-      meta: sample.meta ? JSON.stringify(sample.meta) : '',
-      meta_indexed: sample.meta !== null && sample.metaIndexed,
-      extra: '',
-      size: Buffer.byteLength(line),
-    };
-  });
+  return samples.map((sample, index) => storedLine(sample, ACCOUNT, index));
 }
 
 /** Random query text, built from the grammar's pieces. */
@@ -168,6 +183,36 @@ test('SQL on the engine and the in-memory predicate select the same lines', asyn
     { seed: SEED, numRuns: RUNS },
   );
   assert.ok(nonTrivial > RUNS / 4, `only ${nonTrivial} of ${RUNS} queries selected some but not all lines`);
+});
+
+test('a JSON line with optional escapes is selected exactly as the same line sent without them', async () => {
+  // Every sample as a JSON line, its text as a value, so most lines carry non-ASCII words.
+  const jsonSamples = samples.map((sample) => ({ ...sample, text: ['log:'], json: { ...sample.json, msg: sample.text.join('') } }));
+  const plain = jsonSamples.map((sample, index) => storedLine(sample, 'twins-plain', index, false));
+  const escaped = jsonSamples.map((sample, index) => storedLine(sample, 'twins-escaped', index, true));
+  const withEscapes = escaped.filter((line) => line.line.includes('\\u')).length;
+  assert.ok(withEscapes > samples.length / 4, `${withEscapes} lines with \\u escapes`);
+  await store.insert(Buffer.from(encodeRows([...plain, ...escaped])));
+  const select = async (account: string, rows: StoredLine[], query: string) => {
+    const predicate = toPredicate(parseQuery(query));
+    const ids: string[] = [];
+    for await (const chunk of store.read({ account, fromMs: 0, toMs: 2_000_000_000_000, condition: toSql(parseQuery(query)) }, { prefer: 'head', limit: 10_000, chronological: true })) {
+      ids.push(...chunk.map((row) => row.id));
+    }
+    assert.deepEqual(ids, rows.filter(predicate).map((line) => line.id), `SQL and predicate disagree on ${account} for ${query}`);
+    return ids;
+  };
+  // Line size differs, and the escapes' own text (u00e9) is only in the escaped line.
+  const queries = queryArbitrary.filter((query) => !/_mezmo_line_size|u00/.test(query));
+  await fc.assert(
+    fc.asyncProperty(queries, async (query) => {
+      assert.deepEqual(await select('twins-escaped', escaped, query), await select('twins-plain', plain, query), `query: ${query}`);
+    }),
+    { seed: SEED, numRuns: RUNS },
+  );
+  for (const query of ['café', '漢字', '"漢字"', '=Café', '==naïve', 'über', 'ber', '"/var/log"', '日', '-日本']) {
+    assert.deepEqual(await select('twins-escaped', escaped, query), await select('twins-plain', plain, query), `query: ${query}`);
+  }
 });
 
 test('a prefix shared by more index tokens than the expansion takes still finds every line', async () => {

@@ -16,9 +16,23 @@ export function searchText(row: SearchableLine): string {
   let text = cache.get(row);
   if (text === undefined) {
     text = [row.line, row.host, row.app, row.level, row.file, row.env, row.tags.join('\n'), row.meta_indexed ? row.meta : ''].join('\n');
+    if (hasOptionalEscapes(row)) text += `\n${row.fields}`;
     cache.set(row, text);
   }
   return text;
 }
+
+/**
+ * Whether a JSON line uses escapes JSON never requires: \uXXXX for a character that could have
+ * been written as itself (Fluent Bit's logdna output and Python's json.dumps escape all non-ASCII
+ * text) or \/. Such a line is also searched as `fields`, the same JSON parsed at ingestion and
+ * written back by JSON.stringify with only the escapes JSON requires (\", \\, control
+ * characters), so words, and phrases inside a string, are found as in a line sent unescaped (a
+ * phrase spanning JSON punctuation meets the re-written spacing and renamed reserved keys). Only
+ * these lines pay for the second copy. `fields` is a stored column both twins read, so no escape
+ * decoder has to be written twice and kept in agreement, and lines stored before this rule gain
+ * it when the index is rebuilt.
+ */
+const hasOptionalEscapes = (row: SearchableLine) => row.fields !== '' && (row.line.includes('\\u') || row.line.includes('\\/'));
 
 const cache = new WeakMap<SearchableLine, string>();

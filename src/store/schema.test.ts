@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { compileQuery } from '../query/compile.js';
 import { openChdbExecutor } from './chdb-executor.js';
 import { LogStore } from './log-store.js';
-import { INDEXED_TEXT, SEARCH_TEXT } from './schema.js';
+import { INDEXED_TEXT, SEARCH_TEXT, ensureSchema } from './schema.js';
 
 test('a log table from before the token index gets it, built for the lines already stored', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
@@ -57,6 +57,38 @@ test('parts left without the token index (a rebuild cut short) get it at the nex
     let count = 0;
     for await (const rows of store.read({ account: 'cut', fromMs: 0, toMs: 2e12, condition: compileQuery('pan') }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
     assert.equal(count, 1);
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a token index on an earlier search text is rebuilt on the current one, so stored lines gain what it adds', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  let executor = await openChdbExecutor(dir);
+  try {
+    await ensureSchema(executor);
+    // The index as it was before JSON lines with \u escapes were also searched as their fields.
+    const earlier = "replaceRegexpAll(lower(concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''))), '[^\\\\x00-\\\\x7F]+', ' ')";
+    await executor.exec('ALTER TABLE logs DROP INDEX search_tokens');
+    await executor.exec(`ALTER TABLE logs ADD INDEX search_tokens ${earlier} TYPE text(tokenizer = splitByNonAlpha)`);
+    await executor.exec(`INSERT INTO logs (account, ts, id, line, logtype, fields) VALUES ('old', fromUnixTimestamp64Milli(1763800000000), 1,
+      '{"log":"caf\\\\u00e9 r\\\\u00e9sum\\\\u00e9"}', 'json', '{"log":"café résumé"}')`);
+    await executor.exec('ALTER TABLE logs MATERIALIZE INDEX search_tokens SETTINGS mutations_sync = 2');
+    await executor.close();
+
+    executor = await openChdbExecutor(dir);
+    const store = await LogStore.open(executor);
+    const [index] = await executor.rows<{ expr: string }>("SELECT expr FROM system.data_skipping_indices WHERE table = 'logs'");
+    assert.match(index.expr, /fields/);
+    const found = async (query: string) => {
+      let count = 0;
+      for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12, condition: compileQuery(query) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
+      return count;
+    };
+    assert.equal(await found('résumé'), 1);
+    assert.equal(await found('sum'), 1, 'the token after é comes from the rebuilt index');
+    assert.equal(await found('"café résumé"'), 1);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });

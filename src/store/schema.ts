@@ -3,11 +3,14 @@ import type { SqlExecutor } from './executor.js';
 export const LOGS_TABLE = 'logs';
 
 /**
- * The text bare search words are matched in: the line and its fields, newline-separated. Its
- * JavaScript twin is searchText() in query/searchable.ts.
+ * The text bare search words are matched in: the line and its fields, newline-separated, then,
+ * for a JSON line written with \u or \/ escapes, its parsed fields as JSON.stringify wrote them
+ * (without those escapes), so `café` finds `caf\u00e9` (query/searchable.ts says why). Its JavaScript
+ * twin is searchText() in query/searchable.ts.
  */
 export const SEARCH_TEXT =
-  "concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''))";
+  "concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''), " +
+  "if(fields != '' AND (position(line, '\\\\u') > 0 OR position(line, '\\\\/') > 0), concat('\\n', fields), ''))";
 
 /**
  * What the text index tokenizes: SEARCH_TEXT lower-cased (ASCII only, as search folds case) with
@@ -63,29 +66,33 @@ ORDER BY (account, ts, id)
 SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10`;
 
 /**
- * Creates the log table, or brings an older one up to date: tables made before INDEXED_TEXT had
- * an index named search_text on lower(SEARCH_TEXT), which is replaced and rebuilt for every
- * stored part before the server starts answering (words are answered from the index's tokens,
- * so a part without them would hide its lines). A rebuild cut short by a crash is finished at the
- * next start. Older tables also get the current merge setting; their codecs stay as they were.
+ * Creates the log table, or brings an older one up to date: a text index on an older expression
+ * (tables made before INDEXED_TEXT had one named search_text on lower(SEARCH_TEXT); later ones
+ * one on an earlier SEARCH_TEXT) is replaced and rebuilt for every stored part before the server
+ * starts answering (words are answered from the index's tokens, so a part without them would hide
+ * its lines). A rebuild cut short by a crash is finished at the next start. Older tables also get
+ * the current merge setting; their codecs stay as they were.
  */
 export async function ensureSchema(executor: SqlExecutor): Promise<void> {
   await executor.exec(createLogsTable);
   await executor.exec(`ALTER TABLE ${LOGS_TABLE} MODIFY SETTING merge_selector_base = 10`);
-  const indexes = await executor.rows<{ name: string }>(
-    'SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = {table:String}',
-    { table: LOGS_TABLE },
+  // Compared as the engine formats them, as it stores the expression reformatted.
+  const indexes = await executor.rows<{ name: string; current: number }>(
+    `SELECT name, formatQuerySingleLine(concat('SELECT ', expr)) = formatQuerySingleLine(concat('SELECT ', {expected:String})) AS current
+       FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = {table:String}`,
+    { table: LOGS_TABLE, expected: INDEXED_TEXT },
   );
+  const textIndex = indexes.find((index) => index.name === TEXT_INDEX);
+  const upToDate = textIndex !== undefined && Number(textIndex.current) === 1;
   // The text index is the table's only skip index, so a part with no index bytes lacks it.
   const [{ unindexed }] = await executor.rows<{ unindexed: string }>(
     `SELECT count() AS unindexed FROM system.parts WHERE database = currentDatabase() AND table = {table:String}
         AND active AND rows > 0 AND secondary_indices_compressed_bytes = 0`,
     { table: LOGS_TABLE },
   );
-  if (indexes.some((index) => index.name === TEXT_INDEX) && Number(unindexed) === 0) return;
+  if (upToDate && Number(unindexed) === 0) return;
   if (indexes.some((index) => index.name === 'search_text')) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX search_text`);
-  if (!indexes.some((index) => index.name === TEXT_INDEX)) {
-    await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}`);
-  }
+  if (textIndex && !upToDate) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX ${TEXT_INDEX}`);
+  if (!upToDate) await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}`);
   await executor.exec(`ALTER TABLE ${LOGS_TABLE} MATERIALIZE INDEX ${TEXT_INDEX} SETTINGS mutations_sync = 2`);
 }
