@@ -38,6 +38,7 @@ import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { LogStore } from './store/log-store.js';
+import { retainedFrom, scheduleRetention } from './store/retention.js';
 
 /**
  * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
@@ -72,7 +73,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const accounts = new Accounts(configDb);
 
   const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
-  const store = await LogStore.open(executor);
+  // Retention: reads never return what an organisation no longer keeps; the schedule frees the disk.
+  const retentionDays = (account: string) => accounts.retentionDaysOf(account) ?? settings.retentionDays;
+  const keptFrom = (account: string) => retainedFrom(retentionDays(account), Date.now());
+  const store = await LogStore.open(executor, { retainedFrom: keptFrom });
   const admission: { gate?: IngestAdmission } = {};
   const batcher = new GroupCommitBatcher((payload) => store.insert(payload), {
     maxBatchLines: settings.maxBatchLines,
@@ -137,6 +141,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     admission: admission.gate,
     lineIds: new LineIds(),
     driftToleranceMs: settings.driftToleranceMs,
+    retainedFrom: keptFrom,
     stored: (account, rows) => {
       try {
         tail.publish(account, rows);
@@ -183,6 +188,19 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       app.log.error({ err: error }, 'closing alert windows failed');
     }
   }, 1000);
+  const retention = scheduleRetention(
+    store,
+    () => ({
+      defaultDays: settings.retentionDays,
+      accounts: accounts.list().map(({ account }) => ({ account, days: retentionDays(account) })),
+      maxDiskBytes: settings.maxDiskBytes,
+    }),
+    (drops) => {
+      for (const drop of drops) app.log.info({ retention: drop }, `retention (${drop.reason}) removed ${drop.lines} lines`);
+    },
+    (error) => app.log.error({ err: error }, 'retention failed'),
+  );
+  await retention.runNow();
   emailExports.sweep();
   const exportSweeper = setInterval(() => emailExports.sweep(), 3_600_000);
   exportSweeper.unref();
@@ -201,6 +219,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       // Open tails would keep the server from closing; clients reconnect to the next process.
       for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
       clearInterval(exportSweeper);
+      await retention.stop();
       // A client that never finishes (a stalled export reader) must not hold the shutdown forever.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);
       await app.close(); // waits for in-flight requests, which wait for their writes

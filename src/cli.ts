@@ -14,6 +14,8 @@ const USAGE = `Usage: logstead <command>
   org list                                    list organisations
   org deactivate <account>                    refuse every key of an organisation
   org activate <account>                      accept its keys again
+  org retention <account> <days|default>      keep an organisation's lines this many days (default:
+                                              LOGSTEAD_RETENTION_DAYS); older lines disappear at once
   key create --account <id> --type ingestion|service [--name <name>]
                                               create a key; prints it once as JSON
   key list --account <id>                     list an organisation's keys (ids, never the keys)
@@ -81,7 +83,16 @@ function orgCommand(args: string[]): void {
     if (!name) throw new UsageError('Usage: logstead org create <name>');
     print(withAccounts((accounts) => accounts.createAccount(name), true));
   } else if (action === 'list') {
-    print(withAccounts((accounts) => accounts.list()));
+    const { retentionDays } = loadSettings();
+    // The retention in force: the organisation's own, or the server's default (LOGSTEAD_RETENTION_DAYS).
+    print(withAccounts((accounts) => accounts.list()).map((org) => ({ ...org, retentionDays: org.retentionDays ?? retentionDays, retentionIsDefault: org.retentionDays === null })));
+  } else if (action === 'retention') {
+    const days = args[2];
+    if (!value || !days) throw new UsageError('Usage: logstead org retention <account> <days|default>');
+    const own = days === 'default' ? null : Number(days);
+    const found = withAccounts((accounts) => accounts.setRetention(value, own));
+    if (!found) throw new AccountError(`No organisation has the account id "${value}".`);
+    print({ account: value, retentionDays: own ?? loadSettings().retentionDays, retentionIsDefault: own === null });
   } else if (action === 'deactivate' || action === 'activate') {
     if (!value) throw new UsageError(`Usage: logstead org ${action} <account>`);
     const found = withAccounts((accounts) => accounts.setActive(value, action === 'activate'));

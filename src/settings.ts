@@ -33,6 +33,24 @@ export interface Settings {
   signInFailuresPerAddress: number;
   /** Wrong keys all addresses together may try per minute: the backstop against guessing from many addresses. */
   signInFailuresPerMinute: number;
+  /** Days lines are kept, for organisations without their own retention. */
+  retentionDays: number;
+  /** With it, the oldest days are dropped while the stored lines take more bytes than this. */
+  maxDiskBytes: number | undefined;
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** A size such as 500000000, 500MB or 20GiB; undefined when unset. */
+function byteSize(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw);
+  const unit = match ? BYTE_UNITS[match[2].toLowerCase()] : undefined;
+  if (!match || unit === undefined || Number(match[1]) * unit < 1) {
+    throw new SettingsError(`${name} must be a size in bytes such as 50000000000, 50GB or 40GiB, got "${raw}"`);
+  }
+  return Math.floor(Number(match[1]) * unit);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,6 +118,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
     exportLinkHours: integer(env, 'LOGSTEAD_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
+    retentionDays: integer(env, 'LOGSTEAD_RETENTION_DAYS', 30, 1, 3650),
+    maxDiskBytes: byteSize(env, 'LOGSTEAD_MAX_DISK_BYTES'),
     signInFailuresPerAddress: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS', 10, 1, 1_000_000),
     signInFailuresPerMinute: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
   };

@@ -31,7 +31,12 @@ export interface AccountSummary {
   name: string;
   active: boolean;
   createdAt: string;
+  /** Days its lines are kept when set for this organisation; null follows the server's default. */
+  retentionDays: number | null;
 }
+
+/** The longest retention an organisation may have: about ten years. */
+export const MAX_RETENTION_DAYS = 3650;
 
 export class AccountError extends Error {}
 
@@ -49,12 +54,14 @@ export class Accounts {
   private readonly findKey;
   private readonly insertKey;
   private readonly liveKey;
+  private readonly retentionOf;
 
   constructor(private readonly db: ConfigDb) {
     this.findKey = db.prepare<[string, KeyType], { account: string; id: string }>(
       `SELECT k.account, k.id FROM api_keys k JOIN accounts a ON a.account = k.account
         WHERE k.key_hash = ? AND k.type = ? AND k.revoked_at IS NULL AND a.active = 1`,
     );
+    this.retentionOf = db.prepare<[string], { retention_days: number | null }>(`SELECT retention_days FROM accounts WHERE account = ?`);
     this.liveKey = db.prepare<[string], { account: string }>(
       `SELECT k.account FROM api_keys k JOIN accounts a ON a.account = k.account
         WHERE k.id = ? AND k.revoked_at IS NULL AND a.active = 1`,
@@ -173,11 +180,32 @@ export class Accounts {
 
   list(): AccountSummary[] {
     return this.db
-      .prepare<[], { account: string; name: string; active: number; created_at: string }>(
-        `SELECT account, name, active, created_at FROM accounts ORDER BY created_at`,
+      .prepare<[], { account: string; name: string; active: number; created_at: string; retention_days: number | null }>(
+        `SELECT account, name, active, created_at, retention_days FROM accounts ORDER BY created_at`,
       )
       .all()
-      .map((row) => ({ account: row.account, name: row.name, active: row.active === 1, createdAt: row.created_at }));
+      .map((row) => ({ account: row.account, name: row.name, active: row.active === 1, createdAt: row.created_at, retentionDays: row.retention_days }));
+  }
+
+  /** Sets how many days an organisation's lines are kept; null returns it to the server's default. */
+  setRetention(account: string, days: number | null): boolean {
+    if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)) {
+      throw new AccountError(`Retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, not "${days}".`);
+    }
+    return this.db.prepare(`UPDATE accounts SET retention_days = ? WHERE account = ?`).run(days, account).changes > 0;
+  }
+
+  /** An organisation's own retention in days, or null when it follows the server's default. */
+  retentionDaysOf(account: string): number | null {
+    return this.retentionOf.get(account)?.retention_days ?? null;
+  }
+
+  /** Organisations whose retention differs from the server's default, with their days. */
+  retentionOverrides(): Map<string, number> {
+    const rows = this.db
+      .prepare<[], { account: string; retention_days: number }>(`SELECT account, retention_days FROM accounts WHERE retention_days IS NOT NULL`)
+      .all();
+    return new Map(rows.map((row) => [row.account, row.retention_days]));
   }
 
   count(): number {

@@ -122,6 +122,8 @@ const migrations: string[] = [
    ALTER TABLE sessions ADD COLUMN key_id TEXT NOT NULL DEFAULT '';
    CREATE INDEX sessions_by_key ON sessions(key_id);
    CREATE INDEX sessions_by_account ON sessions(account);`,
+  // How long an organisation's lines are kept, in days; NULL follows LOGSTEAD_RETENTION_DAYS.
+  `ALTER TABLE accounts ADD COLUMN retention_days INTEGER;`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

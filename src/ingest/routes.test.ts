@@ -247,7 +247,7 @@ describe('line normalisation', () => {
     assert.equal(line.level.length, 80);
   });
 
-  test('timestamps in seconds, milliseconds and ISO 8601 are understood; absent or far-off ones become the receive time', async () => {
+  test('timestamps in seconds, milliseconds and ISO 8601 are understood; absent or far-future ones become the receive time', async () => {
     const word = marker();
     const base = Date.now() - 3_600_000; // an hour ago, to the millisecond
     const before = Date.now();
@@ -259,7 +259,8 @@ describe('line normalisation', () => {
           { line: `seconds ${word}`, timestamp: Math.floor(base / 1000) },
           { line: `iso ${word}`, timestamp: new Date(base).toISOString() },
           { line: `absent ${word}` },
-          { line: `far ${word}`, timestamp: base - 3 * 86_400_000 },
+          { line: `far ${word}`, timestamp: base + 3 * 86_400_000 },
+          { line: `replayed ${word}`, timestamp: base - 3 * 86_400_000 },
         ],
       },
       { apikey: key },
@@ -271,6 +272,7 @@ describe('line normalisation', () => {
     assert.equal(byText.get('seconds')._ts, Math.floor(base / 1000) * 1000);
     assert.equal(byText.get('iso')._ts, base);
     assert.equal(byText.get('iso').timestamp, new Date(base).toISOString());
+    assert.equal(byText.get('replayed')._ts, base - 3 * 86_400_000, 'a past time within the retention is kept');
     for (const name of ['absent', 'far']) {
       const ts = byText.get(name)._ts;
       assert.ok(ts >= before && ts <= afterwards, `${name}: ${ts} should be the receive time`);

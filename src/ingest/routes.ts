@@ -21,6 +21,8 @@ export interface IngestDeps {
   admission: IngestAdmission;
   lineIds: LineIds;
   driftToleranceMs: number;
+  /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
+  retainedFrom: (account: string) => number;
   /** Hears of every line once it is stored (alerting); must not throw. */
   stored: (account: string, rows: StoredLine[]) => void;
 }
@@ -106,7 +108,11 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
     const rows: StoredLine[] = [];
     let payload = '';
+    const retainedFrom = deps.retainedFrom(account);
     for (const { row, metaObject } of pending) {
+      // Already past its organisation's retention (an old replayed or imported line): acknowledged
+      // with the rest, as it would be stored and removed at once, but not kept.
+      if (row.ts < retainedFrom) continue;
       row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
       payload += encodeRow(row);
       rows.push(row);

@@ -15,11 +15,13 @@ test('toMillis detects seconds, milliseconds, microseconds, nanoseconds and ISO 
   for (const bad of ['', 'soon', null, undefined, {}, Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(toMillis(bad), null);
 });
 
-test('lineTime corrects drift and falls back to the receive time', () => {
+test('lineTime corrects drift, keeps past times, and takes the receive time for missing or far-future ones', () => {
   const received = 1_763_800_000_000;
   assert.equal(lineTime(received - 5000, received, 0), received - 5000);
   assert.equal(lineTime(received - 5000, received, 3000), received - 2000);
   assert.equal(lineTime(undefined, received, 3000), received);
-  assert.equal(lineTime(received - 2 * 86_400_000, received, 0), received);
+  assert.equal(lineTime(received - 2 * 86_400_000, received, 0), received - 2 * 86_400_000, 'a replayed buffer keeps its times');
+  assert.equal(lineTime(received - 400 * 86_400_000, received, 0), received - 400 * 86_400_000);
+  assert.equal(lineTime(received + 86_400_000, received, 0), received + 86_400_000, 'up to a day ahead is kept');
   assert.equal(lineTime(received + 2 * 86_400_000, received, 0), received);
 });

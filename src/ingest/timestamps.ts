@@ -25,12 +25,14 @@ const ONE_DAY_MS = 86_400_000;
 
 /**
  * The time a line is stored under. A client clock that is off by more than the tolerance (measured
- * from `now`) is corrected; a timestamp that is missing, unreadable or more than a day from the
- * server's clock is replaced by the receive time, as the official SDKs do on their side.
+ * from `now`) is corrected. A timestamp that is missing, unreadable or more than a day ahead of the
+ * server's clock is replaced by the receive time, as the official SDKs do on their side. A past
+ * timestamp is kept as sent, however old: agents replay their disk buffers after long outages and
+ * imports carry old lines; what is older than its organisation's retention is not kept (routes.ts).
  */
 export function lineTime(raw: unknown, receivedAt: number, driftMs: number): number {
   const sent = toMillis(raw);
   if (sent === null) return receivedAt;
   const corrected = sent + driftMs;
-  return Math.abs(corrected - receivedAt) > ONE_DAY_MS ? receivedAt : corrected;
+  return corrected - receivedAt > ONE_DAY_MS ? receivedAt : corrected;
 }

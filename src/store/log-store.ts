@@ -68,13 +68,34 @@ const TAIL_CHUNK = 1000;
 const columns = `account, toUnixTimestamp64Milli(ts) AS ts_ms, id, batch_id, host, app, level, env, file, ip, mac,
   tags, line, logtype, fields, meta, meta_indexed, extra, size`;
 
+/** One day of stored lines: the unit retention drops. */
+export interface StoredDay {
+  /** The engine's partition id, e.g. 20261124. */
+  id: string;
+  /** Unix ms of the newest line in it. */
+  newestMs: number;
+  lines: number;
+  bytesOnDisk: number;
+}
+
+export interface LogStoreOptions {
+  /**
+   * The oldest time an organisation's lines may be read from (its retention). Lines older than this
+   * are never returned, even before they are removed from disk.
+   */
+  retainedFrom?: (account: string) => number;
+}
+
 /** Owns all log SQL. Nothing outside this module writes SQL for logs. */
 export class LogStore {
-  private constructor(private readonly executor: SqlExecutor) {}
+  private constructor(
+    private readonly executor: SqlExecutor,
+    private readonly retainedFrom: (account: string) => number,
+  ) {}
 
-  static async open(executor: SqlExecutor): Promise<LogStore> {
+  static async open(executor: SqlExecutor, options: LogStoreOptions = {}): Promise<LogStore> {
     await ensureSchema(executor);
-    return new LogStore(executor);
+    return new LogStore(executor, options.retainedFrom ?? (() => 0));
   }
 
   /** Writes rows encoded by row-encoding.ts (encodeRows) in one insert. */
@@ -84,10 +105,11 @@ export class LogStore {
 
   /** The WHERE clause and parameters selecting a filter's lines. */
   private selection(filter: LineFilter): { where: string[]; params: SqlParams } {
-    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs };
+    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs, retainedFromMs: this.retainedFrom(filter.account) };
     const where = [
       'account = {account:String}',
       'ts >= fromUnixTimestamp64Milli({fromMs:Int64})',
+      'ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64})',
       'ts <= fromUnixTimestamp64Milli({toMs:Int64})',
     ];
     const inList = (column: string, name: string, values?: string[]) => {
@@ -204,6 +226,45 @@ export class LogStore {
       return rows.find((row) => row.id === position.id);
     }
     return undefined;
+  }
+
+  /**
+   * Lines on disk for an organisation, including any past its retention that are not yet removed
+   * (reads never return those).
+   */
+  async storedLines(account: string): Promise<number> {
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${LOGS_TABLE} WHERE account = {account:String}`, { account });
+    return Number(lines);
+  }
+
+  /** The stored days, oldest first, with their newest line and size: what retention looks at. */
+  async days(): Promise<StoredDay[]> {
+    const rows = await this.executor.rows<{ id: string; newest: string; lines: string; bytes: string }>(
+      `SELECT partition_id AS id, toUnixTimestamp(max(max_time)) AS newest, sum(rows) AS lines, sum(bytes_on_disk) AS bytes
+         FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active
+        GROUP BY partition_id ORDER BY partition_id`,
+    );
+    return rows.map((row) => ({ id: row.id, newestMs: Number(row.newest) * 1000 + 999, lines: Number(row.lines), bytesOnDisk: Number(row.bytes) }));
+  }
+
+  /** Removes a whole day at once: the engine drops its files, nothing is rewritten. */
+  async dropDay(id: string): Promise<void> {
+    if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
+    await this.executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP PARTITION ID '${id}'`);
+  }
+
+  /**
+   * Deletes an organisation's lines older than a time, where the days they are in must stay for
+   * other organisations. A lightweight delete: the rows are masked at once and their bytes go with
+   * the next merge. Returns how many lines it deleted.
+   */
+  async deleteLinesBefore(account: string, beforeMs: number): Promise<number> {
+    const params = { account, beforeMs };
+    const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})';
+    // The primary key (account, ts) answers this from the index; most hours there is nothing to do.
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${LOGS_TABLE} WHERE ${condition}`, params);
+    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${LOGS_TABLE} WHERE ${condition}`, params);
+    return Number(lines);
   }
 
   /**
