@@ -28,6 +28,11 @@ export function registerIngestBodyHandling(app: FastifyInstance): void {
       (inflate as unknown as { receivedEncodedLength: number }).receivedEncodedLength = encodedBytes;
     });
     payload.on('error', (error) => inflate.destroy(error));
+    // Unpiped before the body ended: the request is being drained after an error (a body over the
+    // limit), and nothing will read this inflater again.
+    inflate.on('unpipe', () => {
+      if (!inflate.writableEnded) inflate.destroy();
+    });
     return payload.pipe(inflate) as unknown as Readable & typeof payload;
   });
 

@@ -47,7 +47,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
   const authenticate = (request: FastifyRequest, body: Record<string, unknown> | undefined): string => {
     const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' }, [body?.apikey]);
     if (keys.length === 0) throw errors.missingCredentials();
-    if (keys.length > 1) throw errors.badRequest();
+    if (keys.length > 1) throw errors.conflictingCredentials();
     const account = deps.accounts.accountForKey(keys[0], 'ingestion');
     if (!account) throw errors.accountNotFound();
     return account;
