@@ -27,6 +27,8 @@ export interface Settings {
   deliveryMaxAttempts: number;
   /** How long an export download link stays valid. */
   exportLinkHours: number;
+  /** New meta field paths an organisation may add to its index per UTC day (Mezmo: about 500). */
+  maxMetaFieldsPerDay: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -93,5 +95,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
     exportLinkHours: integer(env, 'LOGSTEAD_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
+    maxMetaFieldsPerDay: integer(env, 'LOGSTEAD_MAX_META_FIELDS_PER_DAY', 500, 0, 1_000_000),
   };
 }

@@ -116,6 +116,9 @@ const migrations: string[] = [
      created_at INTEGER NOT NULL,
      expires_at INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // The UTC day (YYYY-MM-DD) a meta field was first indexed, for the daily cap on new fields;
+  // '' for fields indexed before the cap existed.
+  `ALTER TABLE meta_field_types ADD COLUMN first_day TEXT NOT NULL DEFAULT '';`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../config/accounts.js';
 import { presentedKeys } from '../http/credentials.js';
-import { ApiError, errors } from '../http/errors.js';
+import { ApiError, errors, ingestWarnings } from '../http/errors.js';
 import type { GroupCommitBatcher } from './batcher.js';
 import { UNPARSABLE_BODY, registerIngestBodyHandling } from './body.js';
 import type { LineIds } from './line-ids.js';
@@ -73,8 +73,11 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
     const rows: StoredLine[] = [];
     let payload = '';
+    let overDailyCap = 0;
     for (const { row, metaObject } of pending) {
-      row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
+      const verdict = metaObject === null ? null : deps.metaTypes.admit(account, metaObject);
+      row.meta_indexed = verdict === 'indexed';
+      if (verdict === 'dailyCap') overDailyCap++;
       payload += encodeRow(row);
       rows.push(row);
     }
@@ -91,7 +94,9 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       }
       deps.stored(account, rows);
     }
-    return { status: 'ok', batchID: context.batchId };
+    if (overDailyCap === 0) return { status: 'ok', batchID: context.batchId };
+    // The lines are stored; the client (and whoever reads its logs) learns why some meta is not searchable.
+    return { status: 'ok', batchID: context.batchId, warnings: [ingestWarnings.metaFieldCap(overDailyCap, deps.metaTypes.day(account).limit)] };
   };
 
   app.post('/logs/ingest', ingest);
