@@ -78,7 +78,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   const parsedFields = parseJsonLine(line);
   const fields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   const file = label(raw.file ?? raw.f, LIMITS.file);
-  const app = label(raw.app, LIMITS.app) || (file ? path.basename(file) : '');
+  const app = label(raw.app, LIMITS.app) || clip(path.basename(file), LIMITS.app);
   const jsonLevel = fields && typeof fields.level === 'string' ? fields.level : '';
   // Cut before and after upper-casing: a few characters (ß) grow when upper-cased.
   const level = clip(label(jsonLevel || raw.level, LIMITS.level).toUpperCase() || detectLevel(line), LIMITS.level);
