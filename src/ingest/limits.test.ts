@@ -49,10 +49,12 @@ describe('labels are bounded', () => {
           label: { app: 'web', big: huge, tier: 'front' },
           annotation: 'not a map',
         },
+        { line: `${word} derived`, f: `/var/log/${'n'.repeat(900)}` },
       ],
     });
     assert.equal(reply.status, 200, reply.text);
-    const [line] = await exported(word);
+    const [line, derived] = await exported(word);
+    assert.equal(derived._app, 'n'.repeat(512), 'an app taken from a long file name is cut too');
     assert.equal(line.env.length, 80);
     assert.equal(line._file.length, 1024);
     assert.ok(line._file.startsWith('/var/log/xxx'));
@@ -64,14 +66,6 @@ describe('labels are bounded', () => {
     assert.equal(line.prival, undefined, 'an object where a scalar belongs is dropped');
     assert.deepEqual(line.label, { app: 'web', tier: 'front' }, 'an entry too big for the map is left out, the others kept');
     assert.equal(line.annotation, undefined);
-  });
-
-  test('the app name taken from a long file name is bounded too', async () => {
-    const word = marker();
-    const reply = await ingest('hostname=h', { lines: [{ line: word, f: `/var/log/${'n'.repeat(900)}` }] });
-    assert.equal(reply.status, 200, reply.text);
-    const [line] = await exported(word);
-    assert.equal(line._app, 'n'.repeat(512));
   });
 
   test('label and annotation maps keep at most 16 KB of entries each', async () => {
