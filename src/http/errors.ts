@@ -37,6 +37,11 @@ export const errors = {
   // Limits and overload, with the same envelope as BadRequest so clients can read `error`.
   payloadTooLarge: () =>
     new ApiError(413, envelope('Request body is larger than the 10 MB limit (after decompression).', 'PayloadTooLarge')),
+  storedTooLarge: () =>
+    new ApiError(
+      413,
+      envelope('The lines of this request take more than 64 MB once each carries the request\'s hostname and tags; send fewer lines per request.', 'PayloadTooLarge'),
+    ),
   bodyTooLarge: () => new ApiError(413, envelope('Request body is larger than the 1 MB limit of this API.', 'PayloadTooLarge')),
   unsupportedMediaType: () => new ApiError(415, envelope('Send the body as JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
   // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).

@@ -94,6 +94,24 @@ describe('labels are bounded', () => {
   });
 });
 
+describe('what a request stores is bounded', () => {
+  test('10 MB of tiny lines that would each repeat a long hostname and 32 tags get 413, not a 500', async () => {
+    const word = marker();
+    const tags = Array.from({ length: 32 }, (_, i) => `t${i}`.padEnd(80, 'g')).join(',');
+    const tiny = `{"line":"${word}"},`;
+    const body = `{"lines":[${tiny.repeat(Math.floor((10 * 1024 * 1024 - 100) / tiny.length))}{"line":"${word}"}]}`;
+    const reply = await request(`${server.url}/logs/ingest?hostname=${'h'.repeat(256)}&tags=${tags}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', apikey: server.org.ingestionKey },
+      body,
+    });
+    assert.equal(reply.status, 413, reply.text);
+    assert.equal(reply.json.code, 'PayloadTooLarge');
+    assert.match(reply.json.error, /send fewer lines per request/);
+    assert.equal((await exported(word)).length, 0);
+  });
+});
+
 describe('new meta fields per organisation per day (LOGSTEAD_MAX_META_FIELDS_PER_DAY=3)', () => {
   let org: NewAccount;
 

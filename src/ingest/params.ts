@@ -39,6 +39,12 @@ export const LIMITS = {
   lineBytes: 16 * 1024,
   metaBytes: 32 * 1024,
   bodyBytes: 10 * 1024 * 1024,
+  /**
+   * Characters of a request's rows as written to the store. Every row repeats the request's
+   * hostname and tags, so 10 MB of tiny lines could otherwise become gigabytes in memory (a
+   * realistic 10 MB body of 50-byte lines stores about 50 MB).
+   */
+  storedChars: 64 * 1024 * 1024,
 } as const;
 
 const MAC = /^([0-9A-Fa-f]{2}[:-]){5}([0-9A-Fa-f]{2})$/;

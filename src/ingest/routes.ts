@@ -9,7 +9,7 @@ import { UNPARSABLE_BODY, registerIngestBodyHandling } from './body.js';
 import type { LineIds } from './line-ids.js';
 import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
-import { parseSourceParams } from './params.js';
+import { LIMITS, type SourceParams, parseSourceParams } from './params.js';
 import type { StoredLine } from '../store/log-store.js';
 import { encodeRow } from '../store/row-encoding.js';
 
@@ -21,6 +21,14 @@ export interface IngestDeps {
   driftToleranceMs: number;
   /** Hears of every line once it is stored (alerting); must not throw. */
   stored: (account: string, rows: StoredLine[]) => void;
+}
+
+/**
+ * Characters every stored row of the request repeats whatever its line: the request's hostname,
+ * ip, mac and tags, plus about 128 of ids, times and separators (store/row-encoding.ts).
+ */
+function repeatedChars(source: SourceParams): number {
+  return 128 + source.hostname.length + source.ip.length + source.mac.length + source.tags.reduce((sum, tag) => sum + tag.length + 3, 0);
 }
 
 function asObject(body: unknown): Record<string, unknown> | undefined {
@@ -58,6 +66,8 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const account = authenticate(request, body);
     const source = parseSourceParams(request.query as Record<string, unknown>, body);
     const rawLines = linesOf(body);
+    // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
+    if (rawLines.length * repeatedChars(source) > LIMITS.storedChars) throw errors.storedTooLarge();
 
     const receivedAt = Date.now();
     const drift = source.nowMs === null ? 0 : receivedAt - source.nowMs;
@@ -79,6 +89,8 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       row.meta_indexed = verdict === 'indexed';
       if (verdict === 'dailyCap') overDailyCap++;
       payload += encodeRow(row);
+      // A backstop: the estimate above leaves room for what the lines themselves carry.
+      if (payload.length > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
       rows.push(row);
     }
     // Only the rows are needed from here on; the parsed body can be collected while the insert runs
