@@ -24,3 +24,9 @@ test('address settings must be URLs of the right kind, and say so by name', () =
   assert.equal(loadSettings({}).pagingUrl, 'https://events.pagerduty.com/v2/enqueue');
   assert.equal(loadSettings({}).smtpUrl, undefined);
 });
+
+test('LOGSTEAD_MAX_META_FIELDS_PER_DAY defaults to 500 and must be a whole number', () => {
+  assert.equal(loadSettings({}).maxMetaFieldsPerDay, 500);
+  assert.equal(loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: '0' }).maxMetaFieldsPerDay, 0);
+  assert.throws(() => loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: 'lots' }), /LOGSTEAD_MAX_META_FIELDS_PER_DAY must be an integer/);
+});
