@@ -108,6 +108,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   );
 
   const sessions = new Sessions(configDb);
+  const metaTypes = new MetaTypeRegistry(configDb, { maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now });
   const tail = new TailHub();
   const auth = new ServiceAuth(accounts, sessions);
 
@@ -136,7 +137,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   });
   await app.register(ingestRoutes, {
     accounts,
-    metaTypes: new MetaTypeRegistry(configDb),
+    metaTypes,
     batcher,
     admission: admission.gate,
     lineIds: new LineIds(),
@@ -161,7 +162,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
   await app.register(histogramRoute, { auth, store });
   await app.register(viewerRoutes, { auth, store });
-  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
+  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes });
   await app.register(deliveryLogRoute, { auth, outbox });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');

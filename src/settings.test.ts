@@ -35,3 +35,9 @@ test('sign-in limits default to 10 wrong keys per address per 15 minutes and 100
   assert.throws(() => loadSettings({ LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS: '0' }), /LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS must be an integer from 1/);
   assert.throws(() => loadSettings({ LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE: 'lots' }), /LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE must be an integer/);
 });
+
+test('LOGSTEAD_MAX_META_FIELDS_PER_DAY defaults to 500 and must be a whole number', () => {
+  assert.equal(loadSettings({}).maxMetaFieldsPerDay, 500);
+  assert.equal(loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: '0' }).maxMetaFieldsPerDay, 0);
+  assert.throws(() => loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: 'lots' }), /LOGSTEAD_MAX_META_FIELDS_PER_DAY must be an integer/);
+});

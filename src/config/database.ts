@@ -124,6 +124,9 @@ const migrations: string[] = [
    CREATE INDEX sessions_by_account ON sessions(account);`,
   // How long an organisation's lines are kept, in days; NULL follows LOGSTEAD_RETENTION_DAYS.
   `ALTER TABLE accounts ADD COLUMN retention_days INTEGER;`,
+  // The UTC day (YYYY-MM-DD) a meta field was first indexed, for the daily cap on new fields;
+  // '' for fields indexed before the cap existed.
+  `ALTER TABLE meta_field_types ADD COLUMN first_day TEXT NOT NULL DEFAULT '';`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -32,10 +32,21 @@ export const errors = {
   missingHostname: () => new ApiError(400, { error: 'Missing param hostname.' }),
   missingCredentials: () => new ApiError(401, { error: 'Missing Credentials' }),
   accountNotFound: () => new ApiError(403, { error: 'Account not found or inactive' }),
+  // Spec §5.1 allows one method per request; the same key sent twice (SDKs do) is still one key.
+  conflictingCredentials: () =>
+    new ApiError(
+      401,
+      envelope('Send one ingestion key per request: this request carries different keys (apikey header, Basic auth, Authorization: Token, apikey parameter or body).', 'Unauthorized'),
+    ),
 
   // Limits and overload, with the same envelope as BadRequest so clients can read `error`.
   payloadTooLarge: () =>
     new ApiError(413, envelope('Request body is larger than the 10 MB limit (after decompression).', 'PayloadTooLarge')),
+  storedTooLarge: () =>
+    new ApiError(
+      413,
+      envelope('The lines of this request take more than 64 MB once each carries the request\'s hostname and tags; send fewer lines per request.', 'PayloadTooLarge'),
+    ),
   bodyTooLarge: () => new ApiError(413, envelope('Request body is larger than the 1 MB limit of this API.', 'PayloadTooLarge')),
   unsupportedMediaType: () => new ApiError(415, envelope('Send the body as JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
   // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).
@@ -75,4 +86,15 @@ export const errors = {
   // Export download links.
   downloadForbidden: () => new ApiError(403, envelope('This download link is not valid.', 'Forbidden')),
   downloadExpired: () => new ApiError(410, envelope('This download link has expired; export the lines again.', 'Gone')),
+} as const;
+
+/**
+ * Texts of the `warnings` an ingest response may carry beside `{"status":"ok"}`. Mezmo clients
+ * ignore fields they do not know, so a warning never turns an accepted batch into a failure.
+ */
+export const ingestWarnings = {
+  metaFieldCap: (lines: number, limit: number) =>
+    `The organisation has indexed its ${limit} new meta fields for today (LOGSTEAD_MAX_META_FIELDS_PER_DAY); ` +
+    `${lines} line(s) of this request were stored with their meta kept as text, not indexed as fields. ` +
+    'See GET /v1/config/meta-fields.',
 } as const;

@@ -1,6 +1,13 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { answerClientError } from './client-errors.js';
+import { drainRequest } from './drain-request.js';
 import { ApiError, errors } from './errors.js';
+
+/**
+ * What an error answered before its body was read will still read of the upload before closing:
+ * a 10 MB ingest limit plus as much again in flight, and no more than a slow client needs.
+ */
+const DRAIN_LIMITS = { maxBytes: 64 * 1024 * 1024, maxMs: 30_000 };
 
 /** Maps anything thrown while serving a request to a body from the error catalogue. */
 function toApiError(error: FastifyError, isIngest: boolean): ApiError {
@@ -42,11 +49,17 @@ export function createHttpServer(logLevel: string): FastifyInstance {
       done(errors.invalidParameter('The request body is not valid JSON.'), undefined);
     }
   });
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request.url.startsWith('/logs/'));
     if (apiError.statusCode === 500) request.log.error({ err: error }, 'request failed');
     else if (apiError.statusCode === 503) request.log.warn(apiError.body.error);
-    reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.body);
+    // Refused before its body was read (too large, a bad encoding): the connection closes after
+    // this answer, and the client must be able to read it (drain-request.ts).
+    if (!request.raw.complete) {
+      reply.header('connection', 'close');
+      await drainRequest(request.raw, DRAIN_LIMITS);
+    }
+    return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errors.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`).body);

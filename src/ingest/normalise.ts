@@ -2,9 +2,11 @@ import path from 'node:path';
 import { errors } from '../http/errors.js';
 import { nestedDeeperThan } from '../lib/json-depth.js';
 import type { StoredLine } from '../store/log-store.js';
+import { readExtraFields } from './extra-fields.js';
 import { parseJsonLine } from './json-line.js';
 import { detectLevel } from './level.js';
 import { LIMITS, type SourceParams } from './params.js';
+import { clip, isObject, label, text } from './text.js';
 import { lineTime } from './timestamps.js';
 
 /** Everything about a request that every one of its lines shares. */
@@ -26,26 +28,6 @@ export interface PendingLine {
 /** Nesting beyond this in meta or a JSON line is not kept as structure. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Source fields of the legacy agent and agent v2 that are kept, but rarely searched. */
-const EXTRA_KEYS = ['pid', 'prival', 'containerid', 'label', 'annotation'] as const;
-
-/**
- * A client value as text. Lone surrogates (invalid UTF-16, possible in JSON's \u escapes) become
- * U+FFFD: the store cannot hold them, and one would fail every request sharing its insert.
- */
-function text(value: unknown): string {
-  if (typeof value === 'string') return value.toWellFormed();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
-
-/** Cuts to at most `max` UTF-16 units without splitting a surrogate pair. */
-function clip(value: string, max: number): string {
-  if (value.length <= max) return value;
-  const code = value.charCodeAt(max - 1);
-  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
 /** Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. */
 export function truncateUtf8(value: string, maxBytes: number): string {
   if (value.length * 3 <= maxBytes) return value; // cannot exceed: fast path for ordinary lines
@@ -54,10 +36,6 @@ export function truncateUtf8(value: string, maxBytes: number): string {
   let end = maxBytes;
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // back off continuation bytes
   return bytes.subarray(0, end).toString('utf8');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** `meta` may be an object or a JSON string of one (the Node and Python SDKs' default). */
@@ -99,17 +77,13 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
 
   const parsedFields = parseJsonLine(line);
   const fields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
-  const file = text(raw.file ?? raw.f);
-  const app = clip(text(raw.app) || (file ? path.basename(file) : ''), LIMITS.app);
+  const file = label(raw.file ?? raw.f, LIMITS.file);
+  const app = label(raw.app, LIMITS.app) || clip(path.basename(file), LIMITS.app);
   const jsonLevel = fields && typeof fields.level === 'string' ? fields.level : '';
-  const level = clip((jsonLevel || text(raw.level) || detectLevel(line)).toUpperCase(), LIMITS.level);
-  const host = clip(text(raw.host ?? raw.hostname) || context.source.hostname, LIMITS.hostname);
+  // Cut before and after upper-casing: a few characters (ß) grow when upper-cased.
+  const level = clip(label(jsonLevel || raw.level, LIMITS.level).toUpperCase() || detectLevel(line), LIMITS.level);
+  const host = label(raw.host ?? raw.hostname, LIMITS.hostname) || context.source.hostname;
   const meta = readMeta(raw.meta);
-
-  let extra: Record<string, unknown> | undefined;
-  for (const key of EXTRA_KEYS) {
-    if (raw[key] !== undefined && raw[key] !== null && !nestedDeeperThan(raw[key], MAX_JSON_DEPTH)) (extra ??= {})[key] = raw[key];
-  }
 
   return {
     row: {
@@ -120,7 +94,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
       host,
       app,
       level,
-      env: text(raw.env),
+      env: label(raw.env, LIMITS.env),
       file,
       ip: context.source.ip,
       mac: context.source.mac,
@@ -130,7 +104,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
       fields: fields ? JSON.stringify(fields) : '',
       meta: meta.text,
       meta_indexed: false,
-      extra: extra ? JSON.stringify(extra) : '',
+      extra: readExtraFields(raw),
       size: Buffer.byteLength(line),
     },
     metaObject: meta.object,

@@ -3,14 +3,14 @@ import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../config/accounts.js';
 import { presentedKeys } from '../http/credentials.js';
-import { ApiError, errors } from '../http/errors.js';
+import { ApiError, errors, ingestWarnings } from '../http/errors.js';
 import type { IngestAdmission, Ticket } from './admission.js';
 import type { GroupCommitBatcher } from './batcher.js';
 import { UNPARSABLE_BODY, registerIngestBodyHandling } from './body.js';
 import type { LineIds } from './line-ids.js';
 import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
-import { LIMITS, parseSourceParams } from './params.js';
+import { LIMITS, type SourceParams, parseSourceParams } from './params.js';
 import type { StoredLine } from '../store/log-store.js';
 import { encodeRow } from '../store/row-encoding.js';
 
@@ -25,6 +25,14 @@ export interface IngestDeps {
   retainedFrom: (account: string) => number;
   /** Hears of every line once it is stored (alerting); must not throw. */
   stored: (account: string, rows: StoredLine[]) => void;
+}
+
+/**
+ * Characters every stored row of the request repeats whatever its line: the request's hostname,
+ * ip, mac and tags, plus about 128 of ids, times and separators (store/row-encoding.ts).
+ */
+function repeatedChars(source: SourceParams): number {
+  return 128 + source.hostname.length + source.ip.length + source.mac.length + source.tags.reduce((sum, tag) => sum + tag.length + 3, 0);
 }
 
 function asObject(body: unknown): Record<string, unknown> | undefined {
@@ -82,7 +90,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
   const authenticate = (request: FastifyRequest, body: Record<string, unknown> | undefined): string => {
     const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' }, [body?.apikey]);
     if (keys.length === 0) throw errors.missingCredentials();
-    if (keys.length > 1) throw errors.badRequest();
+    if (keys.length > 1) throw errors.conflictingCredentials();
     const account = deps.accounts.accountForKey(keys[0], 'ingestion');
     if (!account) throw errors.accountNotFound();
     return account;
@@ -93,6 +101,8 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const account = authenticate(request, body);
     const source = parseSourceParams(request.query as Record<string, unknown>, body);
     const rawLines = linesOf(body);
+    // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
+    if (rawLines.length * repeatedChars(source) > LIMITS.storedChars) throw errors.storedTooLarge();
 
     const receivedAt = arrivals.get(request)?.at ?? Date.now();
     const drift = source.nowMs === null ? 0 : receivedAt - source.nowMs;
@@ -108,13 +118,18 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
     const rows: StoredLine[] = [];
     let payload = '';
+    let overDailyCap = 0;
     const retainedFrom = deps.retainedFrom(account);
     for (const { row, metaObject } of pending) {
       // Already past its organisation's retention (an old replayed or imported line): acknowledged
       // with the rest, as it would be stored and removed at once, but not kept.
       if (row.ts < retainedFrom) continue;
-      row.meta_indexed = metaObject !== null && deps.metaTypes.admit(account, metaObject);
+      const verdict = metaObject === null ? null : deps.metaTypes.admit(account, metaObject);
+      row.meta_indexed = verdict === 'indexed';
+      if (verdict === 'dailyCap') overDailyCap++;
       payload += encodeRow(row);
+      // A backstop: the estimate above leaves room for what the lines themselves carry.
+      if (payload.length > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
       rows.push(row);
     }
     // Only the rows are needed from here on; the parsed body can be collected while the insert runs
@@ -133,7 +148,9 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       }
       deps.stored(account, rows);
     }
-    return { status: 'ok', batchID: context.batchId };
+    if (overDailyCap === 0) return { status: 'ok', batchID: context.batchId };
+    // The lines are stored; the client (and whoever reads its logs) learns why some meta is not searchable.
+    return { status: 'ok', batchID: context.batchId, warnings: [ingestWarnings.metaFieldCap(overDailyCap, deps.metaTypes.day(account).limit)] };
   };
 
   app.post('/logs/ingest', ingest);

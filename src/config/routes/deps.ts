@@ -1,4 +1,5 @@
 import type { ServiceAuth } from '../../http/service-auth.js';
+import type { MetaTypeRegistry } from '../../ingest/meta-types.js';
 import type { Accounts } from '../accounts.js';
 import type { Categories } from '../categories.js';
 import type { Presets } from '../presets.js';
@@ -11,4 +12,5 @@ export interface ConfigDeps {
   views: Views;
   presets: Presets;
   categories: Categories;
+  metaTypes: MetaTypeRegistry;
 }

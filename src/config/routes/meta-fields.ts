@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { ConfigDeps } from './deps.js';
+
+/**
+ * GET /v1/config/meta-fields (a Logstead addition): the organisation's indexed meta fields and
+ * today's count of new ones against LOGSTEAD_MAX_META_FIELDS_PER_DAY, so a user can see why a
+ * field is not searchable.
+ */
+export async function metaFieldRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+  app.get('/v1/config/meta-fields', async (request) => {
+    const account = deps.auth.account(request);
+    const today = deps.metaTypes.day(account);
+    return {
+      day: today.day,
+      limitPerDay: today.limit,
+      addedToday: today.added,
+      remainingToday: Math.max(0, today.limit - today.added),
+      fields: deps.metaTypes.fields(account),
+    };
+  });
+}
