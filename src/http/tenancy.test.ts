@@ -119,7 +119,7 @@ before(async () => {
   await ingest(
     B.ingestionKey,
     host,
-    Array.from({ length: 5 }, (_, i) => ({ line: `checkout ${word} ${MARKER} ${i}`, app, level: 'error', meta: { secret: MARKER } })),
+    Array.from({ length: 5 }, (_, i) => ({ line: `checkout ${word} ${MARKER} ${i}`, app, level: 'error', meta: { secret: MARKER, [MARKER]: i } })),
   );
   await ingest(A.ingestionKey, 'host-a', [{ line: A_LINE, app: 'app-a' }, { line: `${A_LINE} again`, app: 'app-a' }]);
 
@@ -327,6 +327,7 @@ const PROBES: Probe[] = [
   { route: 'DELETE /v1/config/categories/:type/:id', does: "deletes B's category", auth: 'service', request: (t) => ({ path: `/v1/config/categories/views/${t.categoryId}` }), allowed: refused },
 
   // Keys.
+  { route: 'GET /v1/config/meta-fields', does: "lists meta fields naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/meta-fields?account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/config/keys', does: 'lists keys', auth: 'service', request: (t) => ({ path: `/v1/config/keys?account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/config/keys/:id', does: "reads B's key", auth: 'service', request: (t) => ({ path: `/v1/config/keys/${t.keyId}` }), allowed: refused, bSees: true },
   {
