@@ -37,6 +37,10 @@ import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { LogStore } from './store/log-store.js';
+import { recordHttpMetrics } from './metrics/http-hooks.js';
+import { alertActivity, countDelivery, countStored, measureFlushes } from './metrics/recorders.js';
+import { createMetrics, watchSources } from './metrics/registry.js';
+import { metricsRoute } from './metrics/route.js';
 
 /**
  * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
@@ -72,8 +76,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
 
   const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
   const store = await LogStore.open(executor);
+  const metrics = createMetrics();
   const admission: { gate?: IngestAdmission } = {};
-  const batcher = new GroupCommitBatcher((payload) => store.insert(payload), {
+  const batcher = new GroupCommitBatcher(measureFlushes(metrics, (payload) => store.insert(payload)), {
     maxBatchLines: settings.maxBatchLines,
     onWritten: () => admission.gate?.progress(),
   });
@@ -93,21 +98,29 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const outbox = new Outbox(
     configDb,
     createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks }),
-    { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts },
+    { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
   );
   const alerts = new AlertEvaluator(
     configDb,
     rules.current,
     (event) => outbox.enqueue(event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl })),
     options.now,
+    alertActivity(metrics),
   );
 
   const sessions = new Sessions(configDb);
   const tail = new TailHub();
   const auth = new ServiceAuth(accounts, sessions);
+  watchSources(metrics, {
+    queuedLines: () => batcher.pendingLines,
+    waitingRequests: () => admission.gate?.waitingRequests ?? 0,
+    tailClients: () => tail.size,
+    storeStats: () => store.stats(),
+  });
 
   let closing = false;
   const app = createHttpServer(settings.logLevel);
+  recordHttpMetrics(app, metrics); // before any route, so its hooks apply to all
   await app.register(cookie);
   await app.register(websocket, {
     options: {
@@ -129,6 +142,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     lineIds: new LineIds(),
     driftToleranceMs: settings.driftToleranceMs,
     stored: (account, rows) => {
+      countStored(metrics, rows);
       try {
         tail.publish(account, rows);
         alerts.observe(account, rows);
@@ -150,6 +164,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb) });
   await app.register(deliveryLogRoute, { auth, outbox });
   await app.register(tailRoute, { auth, hub: tail });
+  await app.register(metricsRoute, { metrics, key: settings.metricsKey });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
 
   try {

@@ -29,6 +29,8 @@ export interface Settings {
   deliveryMaxAttempts: number;
   /** How long an export download link stays valid. */
   exportLinkHours: number;
+  /** When set, GET /metrics answers only a scraper that presents this key. */
+  metricsKey: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -96,5 +98,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
     exportLinkHours: integer(env, 'LOGSTEAD_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
+    metricsKey: env.LOGSTEAD_METRICS_KEY?.trim() || undefined,
   };
 }

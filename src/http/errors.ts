@@ -52,6 +52,10 @@ export const errors = {
   // Export and configuration.
   unauthorized: () =>
     new ApiError(401, envelope('Unauthorized: send a valid service key (servicekey header, Basic auth or Authorization: Token).', 'Unauthorized')),
+  metricsUnauthorized: () =>
+    new ApiError(401, envelope('Unauthorized: send the metrics key (LOGSTEAD_METRICS_KEY) as ?key= or Authorization: Bearer.', 'Unauthorized'), {
+      'www-authenticate': 'Bearer realm="metrics"',
+    }),
   csrfMismatch: () => new ApiError(403, envelope('Missing or wrong x-csrf-token for this session.', 'Forbidden')),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
   /** A search query that does not parse: where, and what was expected there. */
