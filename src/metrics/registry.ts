@@ -106,7 +106,7 @@ export function createMetrics() {
     }),
     flushLines: new Counter({
       name: 'logstead_ingest_flushed_lines_total',
-      help: 'Lines written to the store by batched writes, failed writes included.',
+      help: 'Lines carried by batched store writes, with logstead_ingest_flush_duration_seconds_count the lines per write (after a failed shared write, each request is tried alone and counts again).',
       registers,
     }),
 
