@@ -39,6 +39,10 @@ import { viewerRoutes } from './search/viewer-routes.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { LogStore } from './store/log-store.js';
 import { retainedFrom, scheduleRetention } from './store/retention.js';
+import { recordHttpMetrics } from './metrics/http-hooks.js';
+import { alertActivity, countDelivery, countStored, measureFlushes } from './metrics/recorders.js';
+import { createMetrics, watchSources } from './metrics/registry.js';
+import { metricsRoute } from './metrics/route.js';
 
 /**
  * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
@@ -77,8 +81,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const retentionDays = (account: string) => accounts.retentionDaysOf(account) ?? settings.retentionDays;
   const keptFrom = (account: string) => retainedFrom(retentionDays(account), Date.now());
   const store = await LogStore.open(executor, { retainedFrom: keptFrom });
+  const metrics = createMetrics();
   const admission: { gate?: IngestAdmission } = {};
-  const batcher = new GroupCommitBatcher((payload) => store.insert(payload), {
+  const batcher = new GroupCommitBatcher(measureFlushes(metrics, (payload) => store.insert(payload)), {
     maxBatchLines: settings.maxBatchLines,
     onWritten: () => admission.gate?.progress(),
   });
@@ -98,23 +103,31 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const outbox = new Outbox(
     configDb,
     createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks }),
-    { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts },
+    { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
   );
   const alerts = new AlertEvaluator(
     configDb,
     rules.current,
     (event) => outbox.enqueue(event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl })),
     options.now,
+    alertActivity(metrics),
   );
 
   const sessions = new Sessions(configDb);
   const metaTypes = new MetaTypeRegistry(configDb, { maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now });
   const tail = new TailHub();
   const auth = new ServiceAuth(accounts, sessions);
+  watchSources(metrics, {
+    queuedLines: () => batcher.pendingLines,
+    waitingRequests: () => admission.gate?.waitingRequests ?? 0,
+    tailClients: () => tail.size,
+    storeStats: () => store.stats(),
+  });
 
   let closing = false;
   const app = createHttpServer(settings.logLevel);
   await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
+  recordHttpMetrics(app, metrics); // before any route, so its hooks apply to all
   await app.register(cookie);
   await app.register(websocket, {
     options: {
@@ -144,6 +157,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     driftToleranceMs: settings.driftToleranceMs,
     retainedFrom: keptFrom,
     stored: (account, rows) => {
+      countStored(metrics, rows);
       try {
         tail.publish(account, rows);
         alerts.observe(account, rows);
@@ -165,6 +179,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes });
   await app.register(deliveryLogRoute, { auth, outbox });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
+  await app.register(metricsRoute, { metrics, key: settings.metricsKey });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
 
   try {
@@ -197,7 +212,12 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       maxDiskBytes: settings.maxDiskBytes,
     }),
     (drops) => {
-      for (const drop of drops) app.log.info({ retention: drop }, `retention (${drop.reason}) removed ${drop.lines} lines`);
+      for (const drop of drops) {
+        app.log.info({ retention: drop }, `retention (${drop.reason}) removed ${drop.lines} lines`);
+        // A lightweight delete of an organisation's older lines drops no partition.
+        if (drop.day !== undefined) metrics.retentionDroppedPartitions.inc({ reason: drop.reason });
+        metrics.retentionDroppedLines.inc({ reason: drop.reason }, drop.lines);
+      }
     },
     (error) => app.log.error({ err: error }, 'retention failed'),
   );

@@ -39,6 +39,8 @@ export interface Settings {
   maxDiskBytes: number | undefined;
   /** New meta field paths an organisation may add to its index per UTC day (Mezmo: about 500). */
   maxMetaFieldsPerDay: number;
+  /** When set, GET /metrics answers only a scraper that presents this key. */
+  metricsKey: string | undefined;
 }
 
 const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
@@ -125,5 +127,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     signInFailuresPerAddress: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS', 10, 1, 1_000_000),
     signInFailuresPerMinute: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     maxMetaFieldsPerDay: integer(env, 'LOGSTEAD_MAX_META_FIELDS_PER_DAY', 500, 0, 1_000_000),
+    metricsKey: env.LOGSTEAD_METRICS_KEY?.trim() || undefined,
   };
 }

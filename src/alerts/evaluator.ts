@@ -43,6 +43,16 @@ interface WindowState {
 
 type PendingFire = Omit<AlertEvent, 'fireId'>;
 
+/** Hears of the evaluator's work, for the metrics; must not throw. */
+export interface AlertActivity {
+  /** Stored lines were checked against an organisation's alerts, or an alert window was closed. */
+  evaluated(trigger: 'lines' | 'window'): void;
+  /** An alert fired, and its fire is recorded. */
+  fired(kind: FireKind): void;
+}
+
+const UNOBSERVED: AlertActivity = { evaluated() {}, fired() {} };
+
 /**
  * Counts each view's matching lines per channel in tumbling `triggerinterval` windows and decides
  * when alerts fire (compat reference §6.2):
@@ -66,6 +76,7 @@ export class AlertEvaluator {
     /** Called inside the transaction that records a fire; enqueues its deliveries. */
     private readonly onFire: (event: AlertEvent) => void,
     private readonly now: () => number = Date.now,
+    private readonly activity: AlertActivity = UNOBSERVED,
   ) {
     for (const row of db.prepare<[], { viewid: string; alertid: string; account: string; window_start: number; count: number; fired_immediate: number; samples: string }>(`SELECT * FROM alert_windows`).all()) {
       this.states.set(`${row.viewid}:${row.alertid}`, {
@@ -88,6 +99,7 @@ export class AlertEvaluator {
   observe(account: string, rows: StoredLine[]): void {
     const rules = this.rules.forAccount(account);
     if (rules.length === 0) return;
+    this.activity.evaluated('lines');
     const now = this.now();
     const changed: WindowState[] = [];
     const fires: PendingFire[] = [];
@@ -162,6 +174,7 @@ export class AlertEvaluator {
   private close(rule: ViewRule, channelRule: ChannelRule, state: WindowState): PendingFire | null {
     const { channel } = channelRule;
     const end = state.windowStart + channelRule.intervalMs;
+    this.activity.evaluated('window');
     if (channel.operator === 'presence') {
       return channel.terminal && !state.firedImmediate && state.count >= channel.triggerlimit ? this.event(rule, channelRule, state, 'terminal', end) : null;
     }
@@ -199,6 +212,7 @@ export class AlertEvaluator {
       `INSERT OR IGNORE INTO alert_fires (account, viewid, alertid, window_start, kind, matches, fired_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     const forget = this.db.prepare(`DELETE FROM alert_windows WHERE viewid = ? AND alertid = ?`);
+    const fired: FireKind[] = [];
     this.db.transaction(() => {
       for (const state of new Set(changed)) {
         saveWindow.run(state.viewid, state.alertid, state.account, state.windowStart, state.count, state.firedImmediate ? 1 : 0, JSON.stringify(state.samples));
@@ -208,8 +222,12 @@ export class AlertEvaluator {
       for (const fire of fires) {
         const recorded = recordFire.run(fire.account, fire.viewid, fire.channel.alertid, fire.windowStart, fire.kind, fire.matches, fire.firedAt);
         // Already recorded: this window fired before a crash, and its deliveries are queued.
-        if (recorded.changes === 1) this.onFire({ ...fire, fireId: Number(recorded.lastInsertRowid) });
+        if (recorded.changes === 1) {
+          this.onFire({ ...fire, fireId: Number(recorded.lastInsertRowid) });
+          fired.push(fire.kind);
+        }
       }
     })();
+    for (const kind of fired) this.activity.fired(kind);
   }
 }

@@ -63,6 +63,10 @@ export const errors = {
   // Export and configuration.
   unauthorized: () =>
     new ApiError(401, envelope('Unauthorized: send a valid service key (servicekey header, Basic auth or Authorization: Token).', 'Unauthorized')),
+  metricsUnauthorized: () =>
+    new ApiError(401, envelope('Unauthorized: send the metrics key (LOGSTEAD_METRICS_KEY) as ?key= or Authorization: Bearer.', 'Unauthorized'), {
+      'www-authenticate': 'Bearer realm="metrics"',
+    }),
   csrfMismatch: () => new ApiError(403, envelope('Missing or wrong x-csrf-token for this session.', 'Forbidden')),
   /** A page on another site tried to use the viewer's session (WebSockets are not bound by CORS). */
   foreignOrigin: () => new ApiError(403, envelope('This Origin may not use the viewer session; only pages served by this server may.', 'Forbidden')),

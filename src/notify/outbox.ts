@@ -7,6 +7,8 @@ export interface OutboxOptions {
   retryBaseMs: number;
   maxAttempts: number;
   now?: () => number;
+  /** Hears the outcome of every attempt once it is recorded (the metrics); must not throw. */
+  attempted?: (integration: DeliveryMessage['integration'], outcome: 'delivered' | 'failed' | 'retry') => void;
 }
 
 export interface DeliveryLogEntry {
@@ -111,6 +113,7 @@ export class Outbox {
         .prepare(`UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`)
         .run(status, tried, now + delay, now, id);
     })();
+    this.options.attempted?.(message.integration, result.ok ? 'delivered' : giveUp ? 'failed' : 'retry');
     this.inFlight.delete(id);
     this.kick();
   }

@@ -89,6 +89,8 @@ test('days no organisation keeps are dropped whole, and the disk cap drops the o
     running = await startLogstead({ ...settings, maxDiskBytes: 1 });
     const left = await running.store.days();
     assert.equal(left.length, 1, 'over the cap, only the newest day stays');
+    const scrape = await (await fetch(`${running.url}/metrics`)).text();
+    assert.ok(scrape.includes(`logstead_retention_dropped_partitions_total{reason="size"} ${days.length - 1}\n`), 'each day dropped is counted');
     assert.equal(await running.store.storedLines(org.account), 1);
   } finally {
     await running.close();

@@ -1,0 +1,40 @@
+import type { AlertActivity } from '../alerts/evaluator.js';
+import type { DeliveryMessage } from '../notify/messages.js';
+import type { StoredLine } from '../store/log-store.js';
+import type { DeliveryChannel, DeliveryOutcome, Metrics } from './registry.js';
+
+/** Wraps the store write the batcher calls, to time each batched write. */
+export function measureFlushes(metrics: Metrics, write: (payload: Buffer) => Promise<void>) {
+  return async (payload: Buffer, lines: number): Promise<void> => {
+    const done = metrics.flushDuration.startTimer();
+    try {
+      await write(payload);
+    } finally {
+      done();
+      metrics.flushLines.inc(lines);
+    }
+  };
+}
+
+/** Counts lines once they are stored and about to be acknowledged. */
+export function countStored(metrics: Metrics, rows: StoredLine[]): void {
+  let bytes = 0;
+  for (const row of rows) bytes += row.size;
+  metrics.ingestLines.inc(rows.length);
+  metrics.ingestBytes.inc(bytes);
+}
+
+export function alertActivity(metrics: Metrics): AlertActivity {
+  return {
+    evaluated: (trigger) => metrics.alertEvaluations.inc({ trigger }),
+    fired: (kind) => metrics.alertFirings.inc({ kind }),
+  };
+}
+
+/** Incident paging speaks PagerDuty's Events API, and is labelled so. */
+const CHANNELS: Record<DeliveryMessage['integration'], DeliveryChannel> = { email: 'email', webhook: 'webhook', incidentpaging: 'pagerduty' };
+
+export function countDelivery(metrics: Metrics) {
+  return (integration: DeliveryMessage['integration'], outcome: DeliveryOutcome) =>
+    metrics.deliveries.inc({ channel: CHANNELS[integration], outcome });
+}
