@@ -18,7 +18,7 @@ async function backUpStopped(dataDir: string, target: string): Promise<WrittenBa
     executor = await openChdbExecutor(path.join(dataDir, LOGS_DIR));
   } catch (error) {
     throw new BackupRefused(
-      `The log store in ${dataDir} is in use, but no server answers on its control socket: if a Logstead server runs there, stop it and back up again (${(error as Error).message}).`,
+      `The log store in ${dataDir} is in use, but no server answers on its control socket: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and back up again (${(error as Error).message}).`,
     );
   }
   const configDb = new Database(path.join(dataDir, CONFIG_FILE), { fileMustExist: true });
