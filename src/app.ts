@@ -37,6 +37,8 @@ import type { Settings } from './settings.js';
 import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
+import { serveControlSocket } from './backup/control-socket.js';
+import { writeBackup } from './backup/write-backup.js';
 import { LogStore } from './store/log-store.js';
 import { retainedFrom, scheduleRetention } from './store/retention.js';
 import { recordHttpMetrics } from './metrics/http-hooks.js';
@@ -223,6 +225,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   );
   await retention.runNow();
   emailExports.sweep();
+  // After the log engine is open: its lock proves this process owns the data directory.
+  const control = await serveControlSocket(settings.dataDir, { backup: (dir) => writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir) }, app.log);
   const exportSweeper = setInterval(() => emailExports.sweep(), 3_600_000);
   exportSweeper.unref();
 
@@ -236,6 +240,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     async close() {
       if (closing) return;
       closing = true;
+      const controlClosed = control.close(); // no new backups; one under way finishes first
       clearInterval(windowClock);
       // Open tails would keep the server from closing; clients reconnect to the next process.
       for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
@@ -248,6 +253,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       await batcher.drained();
       await emailExports.drained();
       await outbox.stop();
+      await controlClosed;
       await executor.close();
       configDb.close();
     },

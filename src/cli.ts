@@ -6,6 +6,8 @@ import { AccountError, Accounts, type KeyType } from './config/accounts.js';
 import { CREDENTIALS_FILE, describeFirstStart } from './config/bootstrap.js';
 import { openConfigDb } from './config/database.js';
 import { loadSettings } from './settings.js';
+import { backUp } from './backup/backup-command.js';
+import { restore } from './backup/restore-command.js';
 
 const USAGE = `Usage: logstead <command>
 
@@ -20,6 +22,10 @@ const USAGE = `Usage: logstead <command>
                                               create a key; prints it once as JSON
   key list --account <id>                     list an organisation's keys (ids, never the keys)
   key revoke <key-id or key>                  revoke a key
+  backup <dir>                                write a consistent backup of the configuration and the logs
+                                              into a new directory (the server may be running)
+  restore <dir> [--force]                     bring a backup back into the data directory of a stopped
+                                              server (--force: replace the data it holds)
 
 Settings come from LOGSTEAD_* environment variables (see the README).`;
 
@@ -128,11 +134,32 @@ function keyCommand(args: string[]): void {
   }
 }
 
+async function backupCommand(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError('Usage: logstead backup <dir>');
+  const { dataDir } = loadSettings();
+  // Resolved here: the server that writes it may run in another working directory.
+  const manifest = await backUp(dataDir, path.resolve(positionals[0]));
+  console.error(`Backed up ${manifest.lines} lines and the configuration of ${dataDir} to ${path.resolve(positionals[0])}`);
+  print(manifest);
+}
+
+async function restoreCommand(args: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { force: { type: 'boolean' } } });
+  if (positionals.length !== 1) throw new UsageError('Usage: logstead restore <dir> [--force]');
+  const { dataDir } = loadSettings();
+  const restored = await restore(dataDir, path.resolve(positionals[0]), { force: values.force ?? false });
+  console.error(`Restored ${restored.lines} lines and the configuration from ${restored.from} (backed up ${restored.createdAt}) into ${dataDir}; start the server as usual`);
+  print(restored);
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   if (command === 'serve') return serve();
   if (command === 'org') return orgCommand(args);
   if (command === 'key') return keyCommand(args);
+  if (command === 'backup') return backupCommand(args);
+  if (command === 'restore') return restoreCommand(args);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;

@@ -151,3 +151,6 @@ function migrate(db: ConfigDb): void {
     })();
   }
 }
+
+/** The schema version this build migrates to; a configuration from a newer build is not opened. */
+export const CONFIG_SCHEMA_VERSION = migrations.length;

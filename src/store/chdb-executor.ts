@@ -13,13 +13,21 @@ const MAX_STREAM_SESSIONS = 4;
 const SESSION_ARGS = ['--max_query_size=16777216', '--max_ast_elements=10000000', '--max_expanded_ast_elements=10000000'];
 
 /**
+ * BACKUP and RESTORE need the engine told where backups may go, once, when it opens; the place is
+ * the operator's choice at backup time (`logstead backup <dir>`), so any path is allowed. This
+ * grants nothing SQL could not already do: the embedded engine's file() writes anywhere the
+ * process may, and Logstead never runs SQL it did not write.
+ */
+const BACKUPS_ANYWHERE = '--backups.allowed_path=/';
+
+/**
  * ClickHouse in-process through chDB. All calls run on libuv's pool, off the event loop.
  * Sessions opened on the same path share one engine, so extra sessions are cheap; they exist only
  * because chDB allows one active result stream per session.
  */
 export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
   fs.mkdirSync(dir, { recursive: true });
-  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', ...SESSION_ARGS] });
+  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...SESSION_ARGS] });
   const idleStreamSessions: Session[] = [];
   const allStreamSessions: Session[] = [];
   const waiting: Array<(session: Session) => void> = [];

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { type ApiError, errors } from '../http/errors.js';
+import { BackupRefused, type WrittenBackup } from './write-backup.js';
+
+/**
+ * How `logstead backup` reaches the server that owns a data directory: a Unix socket inside it.
+ * Only the directory's owner can reach it (the directory is 0700, the socket 0600), so it needs no
+ * key and is never on the network; and finding it needs nothing but the data directory, which the
+ * command already knows. Its answering is also how `logstead restore` tells a server is running.
+ */
+export const CONTROL_SOCKET = 'control.sock';
+
+/** Socket paths are limited to about 104 bytes (macOS; 108 on Linux), including the terminator. */
+const MAX_SOCKET_PATH_BYTES = 103;
+const MAX_REQUEST_BYTES = 64 * 1024;
+
+export interface ControlHandlers {
+  backup(dir: string): Promise<WrittenBackup>;
+}
+
+export interface ControlSocket {
+  /** Stops taking requests and waits for one under way (a backup) to finish. */
+  close(): Promise<void>;
+}
+
+const socketPath = (dataDir: string) => path.join(dataDir, CONTROL_SOCKET);
+const usable = (file: string) => Buffer.byteLength(file) <= MAX_SOCKET_PATH_BYTES;
+
+function send(response: http.ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+const sendError = (response: http.ServerResponse, error: ApiError) => send(response, error.statusCode, error.body);
+
+async function readJson(request: http.IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const chunk of request) {
+    text += chunk;
+    if (text.length > MAX_REQUEST_BYTES) return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Listens on the data directory's control socket. Call only while holding the data directory (the
+ * log engine's lock): a socket file left by a crashed server is then certainly stale and removed.
+ */
+export async function serveControlSocket(
+  dataDir: string,
+  handlers: ControlHandlers,
+  log: { warn(message: string): void; error(object: unknown, message: string): void },
+): Promise<ControlSocket> {
+  const file = socketPath(dataDir);
+  if (!usable(file)) {
+    log.warn(`the data directory path is too long for its control socket: \`logstead backup\` works only while the server is stopped`);
+    return { close: async () => {} };
+  }
+  let backingUp = false;
+  const server = http.createServer(async (request, response) => {
+    try {
+      if (request.method !== 'POST' || request.url !== '/backup') return sendError(response, errors.notFound());
+      const body = (await readJson(request)) as { dir?: unknown } | undefined;
+      if (typeof body?.dir !== 'string' || !path.isAbsolute(body.dir)) {
+        return sendError(response, errors.invalidParameter('Send {"dir": "<absolute path>"}.'));
+      }
+      if (backingUp) return sendError(response, errors.backupRefused('A backup is already being taken; try again once it has finished.'));
+      backingUp = true;
+      try {
+        send(response, 200, await handlers.backup(body.dir));
+      } finally {
+        backingUp = false;
+      }
+    } catch (error) {
+      if (error instanceof BackupRefused) return sendError(response, errors.backupRefused(error.message));
+      log.error({ err: error }, 'backup failed');
+      sendError(response, errors.backupFailed(error instanceof Error ? error.message : String(error)));
+    }
+  });
+  fs.rmSync(file, { force: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ path: file, readableAll: false, writableAll: false }, resolve);
+    });
+    fs.chmodSync(file, 0o600);
+  } catch (error) {
+    log.warn(`the control socket ${file} could not be opened (${(error as Error).message}): \`logstead backup\` works only while the server is stopped`);
+    return { close: async () => {} };
+  }
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          fs.rmSync(file, { force: true });
+          resolve();
+        });
+      }),
+  };
+}
+
+/** The server's answer, or that no server listens on this data directory. */
+export type ServerAnswer = { running: false } | { running: true; status: number; body: any };
+
+const notListening = (error: NodeJS.ErrnoException) => error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
+
+/** Asks the server owning `dataDir` to take a backup into `dir` (absolute); waits as long as it takes. */
+export function askServerToBackUp(dataDir: string, dir: string): Promise<ServerAnswer> {
+  const file = socketPath(dataDir);
+  if (!usable(file)) return Promise.resolve({ running: false });
+  return new Promise((resolve, reject) => {
+    const request = http.request({ socketPath: file, path: '/backup', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = { error: text };
+        }
+        resolve({ running: true, status: response.statusCode ?? 0, body });
+      });
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => (notListening(error) ? resolve({ running: false }) : reject(error)));
+    request.end(JSON.stringify({ dir }));
+  });
+}
+
+/** Whether a server answers on the data directory's control socket. */
+export function serverIsRunning(dataDir: string): Promise<boolean> {
+  const file = socketPath(dataDir);
+  if (!usable(file)) return Promise.resolve(false);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(file);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => (notListening(error) ? resolve(false) : reject(error)));
+  });
+}
