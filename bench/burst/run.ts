@@ -6,7 +6,7 @@
  * 503s, chunks dropped, connection errors, acknowledgement latency and the server's RSS, each the
  * median of the runs, and checks that exactly the acknowledged lines were stored. Usage:
  *   node dist/bench/burst/run.js [--quick] [--runs N] [--lines N] [--chunk-lines N]
- *     [--sustainable LINES_PER_S] [--server-dir PATH]
+ *     [--sustainable LINES_PER_S] [--server-dir PATH] [--wait-ms MS]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +31,8 @@ const { values: options } = parseArgs({
     'retry-min-ms': { type: 'string', default: '1000' },
     'retry-max-ms': { type: 'string', default: '5000' },
     'server-dir': { type: 'string' },
+    // The server's LOGSTEAD_INGEST_WAIT_MS, to see the shedding path (a server before it ignores it).
+    'wait-ms': { type: 'string' },
   },
 });
 const runs = Number(options.runs ?? (options.quick ? 1 : 2));
@@ -42,6 +44,7 @@ const offeredLinesPerSecond = 2 * sustainable;
 const retryMinMs = Number(options['retry-min-ms']);
 const retryMaxMs = Number(options['retry-max-ms']);
 const serverDir = options['server-dir'] ? path.resolve(options['server-dir']) : undefined;
+const serverEnv: Record<string, string> = options['wait-ms'] ? { LOGSTEAD_INGEST_WAIT_MS: options['wait-ms'] } : {};
 /** The facets API lists at most this many hosts, and each chunk is counted by its own host. */
 const MAX_CHUNKS = 500;
 const RSS_SAMPLE_MS = 250;
@@ -95,7 +98,7 @@ async function countStoredPerHost(url: string, serviceKey: string, fromMs: numbe
 
 async function burst(bodies: Buffer[], run: number): Promise<RunResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-burst-'));
-  const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir }, serverDir);
+  const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir, ...serverEnv }, serverDir);
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   const random = seededRandom(run);
   const sender = fluentBitSender(server.url, credentials.ingestionKey, () => retryMinMs + random() * (retryMaxMs - retryMinMs));
@@ -183,7 +186,7 @@ async function main() {
     `bench/burst: ${runs} run(s) of ${totalLines.toLocaleString('en')} lines in ${chunkCount} chunks of ${chunkLines.toLocaleString('en')} lines ` +
       `(${chunkMiB} MiB, ${bytesPerLine.toFixed(0)} bytes per line), offered at ${offeredLinesPerSecond.toLocaleString('en')} lines/s ` +
       `(twice ${sustainable.toLocaleString('en')}); retry once after ${retryMinMs / 1000}-${retryMaxMs / 1000} s, then drop; ` +
-      `server ${server.commit} (${path.relative(process.cwd(), server.dir) || '.'}); ${os.cpus().length} cores, Node ${process.version}`,
+      `server ${server.commit} (${path.relative(process.cwd(), server.dir) || '.'})${options['wait-ms'] ? `, LOGSTEAD_INGEST_WAIT_MS=${options['wait-ms']}` : ''}; ${os.cpus().length} cores, Node ${process.version}`,
   );
   const results: RunResult[] = [];
   for (let run = 1; run <= runs; run++) {
@@ -205,6 +208,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     server,
+    serverEnv,
     runs,
     totalLines,
     chunkLines,
