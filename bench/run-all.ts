@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the whole suite (ingest, search, viewer), then one table of every target beside
+ * `npm run bench`: the whole suite (ingest, search, viewer, burst), then one table of every target beside
  * its measured figure. `npm run bench -- --quick` is the short version, also run by CI as a smoke
  * test with no thresholds. Results of each run are kept in bench/results/.
  */
@@ -38,6 +38,8 @@ async function main() {
   const search = await run('search');
   console.log('');
   const viewer = await run('viewer');
+  console.log('');
+  const burst = await run('burst');
   const query = (name: string) => search.results.find((result: { name: string }) => result.name.startsWith(name));
   const rows: Array<[string, string, string]> = [
     ['sustained ingest, 1,000-line bodies', '≥ 150,000 lines/s and ≥ 0.2 of parse-and-discard', `${fmt(ingest.logsteadLinesPerSecond, 'lines/s')}, ${ingest.ratio} of ${fmt(ingest.ceilingLinesPerSecond, 'lines/s')} (median of ${ingest.runs})`],
@@ -54,13 +56,18 @@ async function main() {
     ['export of 10,000 lines (v1, to the last byte)', '≤ 250 ms', fmt(query('export of 10,000')?.apiMs, 'ms', 1)],
     ['line acknowledged → live-tail client', 'p99 ≤ 1 s', fmt(viewer.tailP99Ms, 'ms', 1)],
     ['line acknowledged → immediate alert at a webhook', 'p99 ≤ 2 s', fmt(viewer.alertP99Ms, 'ms', 1)],
+    [
+      `burst of ${fmt(burst.totalLines, 'lines')} at twice the sustainable rate, Fluent Bit Retry_Limit 1`,
+      'absorbed: no chunk dropped, memory bounded',
+      `${burst.droppedChunks} chunks dropped, ${burst.answers503} 503s, ${fmt(burst.linesPerSecond, 'lines/s')}, RSS ≤ ${fmt(burst.maxRssMiB, 'MiB')} (median of ${burst.runs})`,
+    ],
   ];
   console.log(`\n| what | target | measured${quick ? ' (quick run: small data, short runs)' : ''} |`);
   console.log('|---|---|---|');
   for (const [what, target, measured] of rows) console.log(`| ${what} | ${target} | ${measured} |`);
   const date = new Date().toISOString();
   const file = path.join(root, 'bench/results', `suite-${date.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, table: rows }, null, 2) + '\n');
+  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, burst, table: rows }, null, 2) + '\n');
   console.log(`\nsuite results written to ${path.relative(root, file)}`);
 }
 

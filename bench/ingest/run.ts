@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lineGenerator } from '../lib/synthetic-lines.js';
 import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
+import { rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { timelineChart } from '../lib/timeline-chart.js';
 
@@ -60,17 +61,6 @@ interface LoadResult {
   /** Per second of the measuring window: throughput, p99 latency and the server's RSS. */
   timeline: Array<{ second: number; linesPerSecond: number; p99Ms: number; rssMiB: number }>;
   maxRssMiB: number;
-}
-
-/** Resident memory of a process, from /proc (Linux), in MiB. */
-function rssMiB(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 async function load(url: string, key: string, bodies: Buffer[], hostnames: string[], pid?: number, window = seconds): Promise<LoadResult> {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const LOGSTEAD_BIN = fileURLToPath(new URL('../../../bin/logstead.js', import.meta.url));
@@ -15,10 +16,12 @@ export function startProcess(script: string, args: string[], env: Record<string,
 
 /**
  * `logstead serve`, started as `npx logstead serve` starts it: the bin script itself, so the Node
- * flags on its #! line apply as they do for users.
+ * flags on its #! line apply as they do for users. `serverDir` runs another built checkout's
+ * server instead (to compare a change with the commit before it).
  */
-export function startLogsteadServer(env: Record<string, string>): Promise<Started> {
-  return startCommand(LOGSTEAD_BIN, ['serve'], { LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env });
+export function startLogsteadServer(env: Record<string, string>, serverDir?: string): Promise<Started> {
+  const bin = serverDir ? path.resolve(serverDir, 'bin/logstead.js') : LOGSTEAD_BIN;
+  return startCommand(bin, ['serve'], { LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env });
 }
 
 async function startCommand(command: string, args: string[], env: Record<string, string>): Promise<Started> {
