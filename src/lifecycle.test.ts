@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import WebSocket from 'ws';
 import { jsonLines, request } from './testing/harness.js';
 import { BIN, exited, serveProcess } from './testing/process.js';
 
@@ -94,9 +95,16 @@ test('SIGTERM stops accepting, writes everything acknowledged and exits cleanly'
   const first = await serveProcess(dataDir);
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   const sender = sendUntilStopped(first.url, credentials.ingestionKey);
+  const tail = new WebSocket(`${first.url.replace('http', 'ws')}/ws/tail`, 'json', { headers: { servicekey: credentials.serviceKey } });
+  const tailClosed = new Promise<number>((resolve) => tail.once('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => tail.once('open', resolve).once('error', reject));
   await untilAcknowledged(sender, 3000);
+  const signalled = Date.now();
   first.child.kill('SIGTERM');
   assert.deepEqual(await exited(first.child), { code: 0, signal: null }, first.output());
+  // The promise operators rely on: a stop under load is over within 10 s (the default grace).
+  assert.ok(Date.now() - signalled <= 10_000, `exited ${Date.now() - signalled} ms after SIGTERM`);
+  assert.equal(await tailClosed, 1001, 'live tails are told the server is going away');
   await sender.stop();
   assert.match(first.output(), /SIGTERM: finishing acknowledged writes/);
 
