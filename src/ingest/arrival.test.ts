@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../testing/harness.js';
+import { type Upload, uploadInPieces } from '../testing/upload.js';
 
 // What a shipper sees when the upload is slow, the server busy, or a burst larger than the queue:
 // the time of a line never moves, and a burst the store can absorb within seconds is absorbed.
@@ -9,45 +9,10 @@ import { type TestServer, basic, jsonLines, request, startTestServer } from '../
 let counter = 0;
 const marker = () => `arrival${Date.now().toString(36)}x${counter++}end`; // whole words: search words are prefixes
 
-interface Sent {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** The connection was reset before the answer could be read. */
-  reset?: boolean;
-}
-
-/**
- * POSTs a body as Fluent Bit does (Basic auth, `now` in whole seconds), in `pieces` written
- * `pauseMs` apart: a slow upload.
- */
-function post(server: TestServer, query: string, body: Buffer, options: { pieces?: number; pauseMs?: number; key?: string } = {}): Promise<Sent> {
-  const { pieces = 1, pauseMs = 0, key = server.org.ingestionKey } = options;
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(`${server.url}/logs/ingest?${query}`, {
-      method: 'POST',
-      headers: { authorization: basic(key), 'content-type': 'application/json; charset=UTF-8', 'content-length': body.length },
-    });
-    outgoing.on('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') resolve({ status: 0, headers: {}, body: '', reset: true });
-      else reject(error);
-    });
-    const size = Math.ceil(body.length / pieces);
-    let index = 0;
-    const next = () => {
-      if (index >= pieces) return void outgoing.end();
-      outgoing.write(body.subarray(index * size, (index + 1) * size));
-      index++;
-      setTimeout(next, pauseMs);
-    };
-    next();
-  });
+/** POSTs a body as Fluent Bit does (Basic auth, `now` in whole seconds), optionally slowly. */
+function post(server: TestServer, query: string, body: Buffer, options: { pieces?: number; pauseMs?: number; key?: string } = {}): Promise<Upload> {
+  const headers = { authorization: basic(options.key ?? server.org.ingestionKey), 'content-type': 'application/json; charset=UTF-8' };
+  return uploadInPieces(`${server.url}/logs/ingest?${query}`, headers, body, options);
 }
 
 const linesBody = (word: string, count: number, timestamp: number) =>

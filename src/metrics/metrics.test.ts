@@ -3,11 +3,11 @@
  * exactly that load, and no label carries anything a client sent.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { errors } from '../http/errors.js';
+import { uploadInPieces } from '../testing/upload.js';
 import { type TestServer, basic, eventually, request, startTestServer } from '../testing/harness.js';
 import { startHttpReceiver } from '../testing/receivers.js';
 
@@ -220,28 +220,10 @@ describe('metrics of an open server', () => {
   });
 });
 
-/** POSTs a body in pieces, as a slow shipper does (see ingest/arrival.test.ts). */
-function slowPost(server: TestServer, body: Buffer, pieces: number, pauseMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(`${server.url}/logs/ingest?hostname=burst`, {
-      method: 'POST',
-      headers: { authorization: basic(server.org.ingestionKey), 'content-type': 'application/json', 'content-length': body.length },
-    });
-    outgoing.on('response', (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    outgoing.on('error', reject);
-    const size = Math.ceil(body.length / pieces);
-    let index = 0;
-    const next = () => {
-      if (index >= pieces) return void outgoing.end();
-      outgoing.write(body.subarray(index * size, (index + 1) * size));
-      index++;
-      setTimeout(next, pauseMs);
-    };
-    next();
-  });
+/** POSTs a body in pieces, as a slow shipper does; resolves with the status. */
+async function slowPost(server: TestServer, body: Buffer, pieces: number, pauseMs: number): Promise<number> {
+  const headers = { authorization: basic(server.org.ingestionKey), 'content-type': 'application/json' };
+  return (await uploadInPieces(`${server.url}/logs/ingest?hostname=burst`, headers, body, { pieces, pauseMs })).status;
 }
 
 describe('metrics of a server shedding load', () => {
