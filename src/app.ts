@@ -160,13 +160,13 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     lineIds: new LineIds(),
     driftToleranceMs: settings.driftToleranceMs,
     retainedFrom: keptFrom,
-    stored: (account, rows) => {
+    stored: (account, rows, log) => {
       countStored(metrics, rows);
       try {
         tail.publish(account, rows);
         alerts.observe(account, rows);
       } catch (error) {
-        app.log.error({ err: error }, 'live tail or alert evaluation failed');
+        log.error({ err: error }, 'live tail or alert evaluation failed');
       }
     },
   });

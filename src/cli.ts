@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType } from './config/accounts.js';
-import { CREDENTIALS_FILE, describeFirstStart } from './config/bootstrap.js';
+import { describeFirstStart } from './config/bootstrap.js';
+import { describeStart } from './banner.js';
 import { openConfigDb } from './config/database.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
@@ -62,11 +63,10 @@ const print = (value: unknown) => console.log(JSON.stringify(value));
 async function serve(): Promise<void> {
   const settings = loadSettings();
   const running = await startLogstead(settings);
-  if (running.firstStart) console.log(describeFirstStart(running.firstStart, settings.dataDir));
-  else if (fs.existsSync(path.join(settings.dataDir, CREDENTIALS_FILE))) {
-    console.log(`The default organisation's keys are in ${path.join(settings.dataDir, CREDENTIALS_FILE)}`);
-  }
-  console.log(`Logstead is listening on ${running.url} (data in ${settings.dataDir})`);
+  // The real path: the data directory may be reached through a symbolic link.
+  const dataDir = fs.realpathSync(settings.dataDir);
+  console.log(describeStart(settings, running.url, dataDir));
+  if (running.firstStart) console.log(describeFirstStart(running.firstStart, dataDir));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
