@@ -60,12 +60,15 @@ export function createHttpServer(logLevel: string, logStream?: Writable): Fastif
       done(errors.invalidParameter('The request body is not valid JSON.'), undefined);
     }
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks: they run on every ingest request, and need no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // One line per answered request, at debug level only (LOGSTEAD_LOG_LEVEL=debug or trace).
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     if (debugEnabled(request.log)) request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
   });
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request.url.startsWith('/logs/'));
