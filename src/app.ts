@@ -36,6 +36,8 @@ import { ingestRoutes } from './ingest/routes.js';
 import type { Settings } from './settings.js';
 import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
+import { UsageReports, retentionInForce } from './search/usage.js';
+import { usageRoute } from './search/usage-route.js';
 import { openChdbExecutor } from './store/chdb-executor.js';
 import { serveControlSocket } from './backup/control-socket.js';
 import { writeBackup } from './backup/write-backup.js';
@@ -158,13 +160,13 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     lineIds: new LineIds(),
     driftToleranceMs: settings.driftToleranceMs,
     retainedFrom: keptFrom,
-    stored: (account, rows) => {
+    stored: (account, rows, log) => {
       countStored(metrics, rows);
       try {
         tail.publish(account, rows);
         alerts.observe(account, rows);
       } catch (error) {
-        app.log.error({ err: error }, 'live tail or alert evaluation failed');
+        log.error({ err: error }, 'live tail or alert evaluation failed');
       }
     },
   });
@@ -178,6 +180,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
   await app.register(histogramRoute, { auth, store });
   await app.register(viewerRoutes, { auth, store });
+  const usage = new UsageReports(store, (account) => retentionInForce(accounts, settings.retentionDays, account));
+  await app.register(usageRoute, { auth, usage });
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes });
   await app.register(deliveryLogRoute, { auth, outbox });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
@@ -226,7 +230,17 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await retention.runNow();
   emailExports.sweep();
   // After the log engine is open: its lock proves this process owns the data directory.
-  const control = await serveControlSocket(settings.dataDir, { backup: (dir) => writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir) }, app.log);
+  const control = await serveControlSocket(
+    settings.dataDir,
+    {
+      backup: (dir) => writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir),
+      usage: async (account, range) => {
+        if (!accounts.list().some((org) => org.account === account)) throw errors.notFound(`No organisation has the account id "${account}".`);
+        return usage.report(account, range);
+      },
+    },
+    app.log,
+  );
   const exportSweeper = setInterval(() => emailExports.sweep(), 3_600_000);
   exportSweeper.unref();
 

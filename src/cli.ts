@@ -3,10 +3,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType } from './config/accounts.js';
-import { CREDENTIALS_FILE, describeFirstStart } from './config/bootstrap.js';
+import { describeFirstStart } from './config/bootstrap.js';
+import { describeStart } from './banner.js';
 import { openConfigDb } from './config/database.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
+import { usageOf } from './search/usage-command.js';
+import { retentionInForce } from './search/usage.js';
 import { restore } from './backup/restore-command.js';
 
 const USAGE = `Usage: logstead <command>
@@ -18,6 +21,9 @@ const USAGE = `Usage: logstead <command>
   org activate <account>                      accept its keys again
   org retention <account> <days|default>      keep an organisation's lines this many days (default:
                                               LOGSTEAD_RETENTION_DAYS); older lines disappear at once
+  org usage <account> [--from <unix>] [--to <unix>]
+                                              lines and bytes per day, top apps and hosts, as JSON
+                                              (default: all the organisation keeps, up to now)
   key create --account <id> --type ingestion|service [--name <name>]
                                               create a key; prints it once as JSON
   key list --account <id>                     list an organisation's keys (ids, never the keys)
@@ -57,11 +63,10 @@ const print = (value: unknown) => console.log(JSON.stringify(value));
 async function serve(): Promise<void> {
   const settings = loadSettings();
   const running = await startLogstead(settings);
-  if (running.firstStart) console.log(describeFirstStart(running.firstStart, settings.dataDir));
-  else if (fs.existsSync(path.join(settings.dataDir, CREDENTIALS_FILE))) {
-    console.log(`The default organisation's keys are in ${path.join(settings.dataDir, CREDENTIALS_FILE)}`);
-  }
-  console.log(`Logstead is listening on ${running.url} (data in ${settings.dataDir})`);
+  // The real path: the data directory may be reached through a symbolic link.
+  const dataDir = fs.realpathSync(settings.dataDir);
+  console.log(describeStart(settings, running.url, dataDir));
+  if (running.firstStart) console.log(describeFirstStart(running.firstStart, dataDir));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -82,9 +87,17 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-function orgCommand(args: string[]): void {
+async function orgCommand(args: string[]): Promise<void> {
   const [action, value] = args;
-  if (action === 'create') {
+  if (action === 'usage') {
+    const { positionals, values } = parseArgs({ args: args.slice(1), allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' } } });
+    if (positionals.length !== 1) throw new UsageError('Usage: logstead org usage <account> [--from <unix>] [--to <unix>]');
+    const [account] = positionals;
+    const { dataDir, retentionDays } = loadSettings();
+    const retention = withAccounts((accounts) => (accounts.list().some((org) => org.account === account) ? retentionInForce(accounts, retentionDays, account) : null));
+    if (!retention) throw new AccountError(`No organisation has the account id "${account}".`);
+    print(await usageOf(dataDir, account, { from: values.from, to: values.to }, retention));
+  } else if (action === 'create') {
     const name = args.slice(1).join(' ');
     if (!name) throw new UsageError('Usage: logstead org create <name>');
     print(withAccounts((accounts) => accounts.createAccount(name), true));

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { type ApiError, errors } from '../http/errors.js';
+import { ApiError, errors } from '../http/errors.js';
+import type { UsageReport } from '../search/usage.js';
 import { BackupRefused, type WrittenBackup } from './write-backup.js';
 
 /**
- * How `logstead backup` reaches the server that owns a data directory: a Unix socket inside it.
+ * How `logstead backup` and `logstead org usage` reach the server that owns a data directory (the
+ * log engine admits one process per directory): a Unix socket inside it.
  * Only the directory's owner can reach it (the directory is 0700, the socket 0600), so it needs no
  * key and is never on the network; and finding it needs nothing but the data directory, which the
  * command already knows. Its answering is also how `logstead restore` tells a server is running.
@@ -19,6 +21,8 @@ const MAX_REQUEST_BYTES = 64 * 1024;
 
 export interface ControlHandlers {
   backup(dir: string): Promise<WrittenBackup>;
+  /** An organisation's usage; from and to as GET /v1/usage takes them. Throws ApiErrors. */
+  usage(account: string, range: { from?: string; to?: string }): Promise<UsageReport>;
 }
 
 export interface ControlSocket {
@@ -58,12 +62,24 @@ export async function serveControlSocket(
 ): Promise<ControlSocket> {
   const file = socketPath(dataDir);
   if (!usable(file)) {
-    log.warn(`the data directory path is too long for its control socket: \`logstead backup\` works only while the server is stopped`);
+    log.warn(`the data directory path is too long for its control socket: \`logstead backup\` and \`logstead org usage\` work only while the server is stopped`);
     return { close: async () => {} };
   }
   let backingUp = false;
+  const usage = async (response: http.ServerResponse, body: { account?: unknown; from?: unknown; to?: unknown } | undefined) => {
+    const optional = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    if (typeof body?.account !== 'string') return sendError(response, errors.invalidParameter('Send {"account": "<account id>", "from"?: "<unix>", "to"?: "<unix>"}.'));
+    try {
+      send(response, 200, await handlers.usage(body.account, { from: optional(body.from), to: optional(body.to) }));
+    } catch (error) {
+      if (error instanceof ApiError) return sendError(response, error);
+      log.error({ err: error }, 'usage report failed');
+      sendError(response, errors.internal());
+    }
+  };
   const server = http.createServer(async (request, response) => {
     try {
+      if (request.method === 'POST' && request.url === '/usage') return await usage(response, (await readJson(request)) as Record<string, unknown> | undefined);
       if (request.method !== 'POST' || request.url !== '/backup') return sendError(response, errors.notFound());
       const body = (await readJson(request)) as { dir?: unknown } | undefined;
       if (typeof body?.dir !== 'string' || !path.isAbsolute(body.dir)) {
@@ -90,7 +106,7 @@ export async function serveControlSocket(
     });
     fs.chmodSync(file, 0o600);
   } catch (error) {
-    log.warn(`the control socket ${file} could not be opened (${(error as Error).message}): \`logstead backup\` works only while the server is stopped`);
+    log.warn(`the control socket ${file} could not be opened (${(error as Error).message}): \`logstead backup\` and \`logstead org usage\` work only while the server is stopped`);
     return { close: async () => {} };
   }
   return {
@@ -110,11 +126,17 @@ export type ServerAnswer = { running: false } | { running: true; status: number;
 const notListening = (error: NodeJS.ErrnoException) => error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
 
 /** Asks the server owning `dataDir` to take a backup into `dir` (absolute); waits as long as it takes. */
-export function askServerToBackUp(dataDir: string, dir: string): Promise<ServerAnswer> {
+export const askServerToBackUp = (dataDir: string, dir: string): Promise<ServerAnswer> => askServer(dataDir, '/backup', { dir });
+
+/** Asks the server owning `dataDir` for an organisation's usage (search/usage.ts). */
+export const askServerForUsage = (dataDir: string, account: string, range: { from?: string; to?: string }): Promise<ServerAnswer> =>
+  askServer(dataDir, '/usage', { account, ...range });
+
+function askServer(dataDir: string, requestPath: string, body: unknown): Promise<ServerAnswer> {
   const file = socketPath(dataDir);
   if (!usable(file)) return Promise.resolve({ running: false });
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath: file, path: '/backup', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+    const request = http.request({ socketPath: file, path: requestPath, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk) => (text += chunk));
@@ -130,7 +152,7 @@ export function askServerToBackUp(dataDir: string, dir: string): Promise<ServerA
       });
     });
     request.on('error', (error: NodeJS.ErrnoException) => (notListening(error) ? resolve({ running: false }) : reject(error)));
-    request.end(JSON.stringify({ dir }));
+    request.end(JSON.stringify(body));
   });
 }
 

@@ -1,7 +1,9 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import type { Writable } from 'node:stream';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { answerClientError } from './client-errors.js';
 import { drainRequest } from './drain-request.js';
 import { ApiError, errors } from './errors.js';
+import { loggerOptions, requestId } from './logging.js';
 
 /**
  * What an error answered before its body was read will still read of the upload before closing:
@@ -21,15 +23,24 @@ function toApiError(error: FastifyError, isIngest: boolean): ApiError {
   return errors.internal();
 }
 
-/** The HTTP server shell: logging, the error catalogue and 404s. Routes are added by the caller. */
-export function createHttpServer(logLevel: string): FastifyInstance {
+/** Whether a logger writes debug lines (pino loggers say so; fastify's type does not show it). */
+const debugEnabled = (log: FastifyBaseLogger) => (log as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('debug') === true;
+
+/**
+ * The HTTP server shell: logging (logging.ts), request ids, the error catalogue and 404s. Routes are
+ * added by the caller. `logStream` replaces stdout as the logs' destination (tests).
+ */
+export function createHttpServer(logLevel: string, logStream?: Writable): FastifyInstance {
   const app = Fastify({
-    logger: { level: logLevel },
+    logger: loggerOptions(logLevel, logStream),
     // Per-request logs would cost more than ingesting the lines they describe.
     logController: new LogController({ disableRequestLogging: true }),
+    // Every log line written while serving a request carries this id as reqId, and the answer
+    // carries it as x-request-id, so a client's report can be matched with the server's log.
+    genReqId: requestId,
     // Malformed URLs and over-long parameters get the catalogue's envelope too.
-    frameworkErrors: (error, _request, reply) => {
-      (reply as FastifyReply).code(400).send(errors.invalidParameter(`Bad request: ${error.message}`).body);
+    frameworkErrors: (error, request, reply) => {
+      (reply as FastifyReply).code(400).header('x-request-id', request.id).send(errors.invalidParameter(`Bad request: ${error.message}`).body);
     },
     // Requests the HTTP parser refuses get a catalogued body too, readable before the connection closes.
     clientErrorHandler: answerClientError,
@@ -48,6 +59,16 @@ export function createHttpServer(logLevel: string): FastifyInstance {
     } catch {
       done(errors.invalidParameter('The request body is not valid JSON.'), undefined);
     }
+  });
+  // Callback hooks: they run on every ingest request, and need no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  // One line per answered request, at debug level only (LOGSTEAD_LOG_LEVEL=debug or trace).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (debugEnabled(request.log)) request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
   });
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request.url.startsWith('/logs/'));

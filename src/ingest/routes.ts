@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../config/accounts.js';
 import { presentedKeys } from '../http/credentials.js';
 import { ApiError, errors, ingestWarnings } from '../http/errors.js';
@@ -23,8 +23,8 @@ export interface IngestDeps {
   driftToleranceMs: number;
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   retainedFrom: (account: string) => number;
-  /** Hears of every line once it is stored (alerting); must not throw. */
-  stored: (account: string, rows: StoredLine[]) => void;
+  /** Hears of every line once it is stored (alerting); must not throw. Logs through the request's log. */
+  stored: (account: string, rows: StoredLine[], log: FastifyBaseLogger) => void;
 }
 
 /**
@@ -146,7 +146,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
         request.log.error({ err: error }, 'log store write failed');
         throw errors.storeUnavailable();
       }
-      deps.stored(account, rows);
+      deps.stored(account, rows, request.log);
     }
     if (overDailyCap === 0) return { status: 'ok', batchID: context.batchId };
     // The lines are stored; the client (and whoever reads its logs) learns why some meta is not searchable.

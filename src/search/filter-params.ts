@@ -19,10 +19,11 @@ function listParam(query: QueryParams, name: string): string[] | undefined {
   return items.length ? items : undefined;
 }
 
-/** from/to: Unix time in seconds or milliseconds, told apart by magnitude. */
-function timeParam(query: QueryParams, name: string): number {
+/** from/to: Unix time in seconds or milliseconds, told apart by magnitude; `fallback` when absent, if given. */
+function timeParam(query: QueryParams, name: string, fallback?: number): number {
   const value = oneParam(query, name);
   if (value === undefined || value.trim() === '') {
+    if (fallback !== undefined) return fallback;
     throw errors.invalidParameter(`Missing required parameter "${name}" (Unix time in seconds or milliseconds).`);
   }
   if (!/^\d+$/.test(value.trim())) {
@@ -43,20 +44,27 @@ export const MAX_TIME_MS = 253_402_300_799_999;
  * ignored, as clients add their own.
  */
 export function parseLineFilter(query: QueryParams): Omit<LineFilter, 'account'> {
-  const fromMs = timeParam(query, 'from');
-  let toMs = timeParam(query, 'to');
-  if (fromMs > toMs) throw errors.invalidParameter('Parameter "from" must not be later than "to".');
-  // A `to` given in whole seconds covers the whole of its last second.
-  if (Number(oneParam(query, 'to')) < 1e11) toMs += 999;
   return {
-    fromMs,
-    toMs,
+    ...parseTimeRange(query),
     hosts: listParam(query, 'hosts'),
     apps: listParam(query, 'apps'),
     levels: listParam(query, 'levels')?.map((level) => level.toUpperCase()),
     tags: listParam(query, 'tags'),
     condition: compileQuery(oneParam(query, 'query') ?? oneParam(query, 'q') ?? ''),
   };
+}
+
+/**
+ * from and to, as every read endpoint takes them; with `defaults`, either may be left out. A `to`
+ * given in whole seconds covers the whole of its last second.
+ */
+export function parseTimeRange(query: QueryParams, defaults?: { fromMs: number; toMs: number }): { fromMs: number; toMs: number } {
+  const fromMs = timeParam(query, 'from', defaults?.fromMs);
+  const to = oneParam(query, 'to');
+  let toMs = timeParam(query, 'to', defaults?.toMs);
+  if (fromMs > toMs) throw errors.invalidParameter('Parameter "from" must not be later than "to".');
+  if (to !== undefined && to.trim() !== '' && Number(to) < 1e11) toMs += 999;
+  return { fromMs, toMs };
 }
 
 /** A whole-number parameter within bounds, or the default when absent. */

@@ -68,6 +68,29 @@ const TAIL_CHUNK = 1000;
 const columns = `account, toUnixTimestamp64Milli(ts) AS ts_ms, id, batch_id, host, app, level, env, file, ip, mac,
   tags, line, logtype, fields, meta, meta_indexed, extra, size`;
 
+/** Lines and their bytes (the sum of `size`: each line's text in UTF-8), for usage reports. */
+export interface Volume {
+  lines: number;
+  bytes: number;
+}
+
+/** An organisation's stored volume over a time range (LogStore.usage). */
+export interface StoredUsage {
+  totals: Volume & {
+    /**
+     * Lines that carried a meta object kept as text only, not indexed as fields, because a field
+     * had another type than the organisation's first (type conflict) or would have passed the
+     * daily cap on new fields. Meta that was not an object, or over the size limit, is not counted.
+     */
+    metaUnindexedLines: number;
+  };
+  /** Days with lines, oldest first; a day is a UTC date, e.g. 2026-11-24. */
+  days: Array<Volume & { day: string }>;
+  /** The most voluminous apps and hosts, by bytes then lines, at most `top` of each. */
+  apps: Array<Volume & { name: string }>;
+  hosts: Array<Volume & { name: string }>;
+}
+
 /** One day of stored lines: the unit retention drops. */
 export interface StoredDay {
   /** The engine's partition id, e.g. 20261124. */
@@ -215,6 +238,46 @@ export class LogStore {
     for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
     for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
     return result;
+  }
+
+  /**
+   * An organisation's lines and bytes per UTC day, its `top` apps and hosts by bytes, and how many
+   * lines had their meta left unindexed, within a time range (and its retention).
+   */
+  async usage(account: string, fromMs: number, toMs: number, top: number): Promise<StoredUsage> {
+    const { where, params } = this.selection({ account, fromMs, toMs });
+    params.top = top;
+    const selected = where.join(' AND ');
+    const volume = (row: { lines: string; bytes: string }): Volume => ({ lines: Number(row.lines), bytes: Number(row.bytes) });
+    const days = await this.executor.rows<{ day: string; lines: string; bytes: string }>(
+      `SELECT toString(toDate(ts)) AS day, count() AS lines, sum(size) AS bytes FROM ${LOGS_TABLE}
+        WHERE ${selected} GROUP BY day ORDER BY day`,
+      params,
+    );
+    const ranked = (column: 'app' | 'host') =>
+      this.executor.rows<{ name: string; lines: string; bytes: string }>(
+        `SELECT ${column} AS name, count() AS lines, sum(size) AS bytes FROM ${LOGS_TABLE}
+          WHERE ${selected} GROUP BY name ORDER BY bytes DESC, lines DESC, name LIMIT {top:UInt32}`,
+        params,
+      );
+    const apps = await ranked('app');
+    const hosts = await ranked('host');
+    // Ingest leaves meta_indexed false for a meta object only when a field's type clashes or the
+    // daily cap is reached (ingest/routes.ts); meta that is no object, or cut at the size limit
+    // (so no longer valid JSON), is never indexed and not counted. meta_indexed is read first, so
+    // meta is read only where some line was left unindexed.
+    const [unindexed] = await this.executor.rows<{ lines: string }>(
+      `SELECT count() AS lines FROM ${LOGS_TABLE}
+        WHERE ${selected} AND NOT meta_indexed AND startsWith(meta, '{') AND isValidJSON(meta)`,
+      params,
+    );
+    const totals = days.reduce((sum, day) => ({ lines: sum.lines + Number(day.lines), bytes: sum.bytes + Number(day.bytes) }), { lines: 0, bytes: 0 });
+    return {
+      totals: { ...totals, metaUnindexedLines: Number(unindexed?.lines ?? 0) },
+      days: days.map((row) => ({ day: row.day, ...volume(row) })),
+      apps: apps.map((row) => ({ name: row.name, ...volume(row) })),
+      hosts: hosts.map((row) => ({ name: row.name, ...volume(row) })),
+    };
   }
 
   /** One line, by its position. */

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { askServerForUsage } from '../backup/control-socket.js';
+import { LOGS_DIR } from '../backup/backup-command.js';
+import { openChdbExecutor } from '../store/chdb-executor.js';
+import { LogStore } from '../store/log-store.js';
+import { retainedFrom } from '../store/retention.js';
+import { type RetentionInForce, type UsageReport, UsageReports } from './usage.js';
+
+/**
+ * `logstead org usage`: the running server answers through its control socket (it owns the log
+ * engine, which admits one process per data directory); with no server, this process opens the
+ * store and counts the same way. `retention` is the organisation's, read from the configuration.
+ */
+export async function usageOf(dataDir: string, account: string, range: { from?: string; to?: string }, retention: RetentionInForce): Promise<UsageReport> {
+  const answer = await askServerForUsage(dataDir, account, range);
+  if (answer.running) {
+    if (answer.status !== 200) throw new Error(String(answer.body?.error ?? `the server answered ${answer.status}`));
+    return answer.body as UsageReport;
+  }
+  let executor;
+  try {
+    executor = await openChdbExecutor(path.join(dataDir, LOGS_DIR));
+  } catch (error) {
+    throw new Error(
+      `The log store in ${dataDir} is in use, but no server answers on its control socket: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and ask again (${(error as Error).message}).`,
+    );
+  }
+  try {
+    const usage = new UsageReports(await LogStore.open(executor, { retainedFrom: () => retainedFrom(retention.retentionDays, Date.now()) }), () => retention);
+    return await usage.report(account, range);
+  } finally {
+    await executor.close();
+  }
+}

@@ -1,0 +1,66 @@
+import type { Accounts } from '../config/accounts.js';
+import type { LogStore, Volume } from '../store/log-store.js';
+import { retainedFrom } from '../store/retention.js';
+import { type QueryParams, parseTimeRange } from './filter-params.js';
+
+/** How many apps and hosts a usage report ranks. */
+export const USAGE_TOP = 10;
+
+/** How long an organisation's lines are kept: its own retention, or the server's default. */
+export interface RetentionInForce {
+  retentionDays: number;
+  /** True when the organisation has no retention of its own (LOGSTEAD_RETENTION_DAYS applies). */
+  retentionIsDefault: boolean;
+}
+
+export function retentionInForce(accounts: Accounts, defaultDays: number, account: string): RetentionInForce {
+  const own = accounts.retentionDaysOf(account);
+  return { retentionDays: own ?? defaultDays, retentionIsDefault: own === null };
+}
+
+/** What GET /v1/usage and `logstead org usage` answer; the README's "Usage" documents each field. */
+export interface UsageReport extends RetentionInForce {
+  account: string;
+  /** The range counted, Unix ms: `from` is never earlier than the retention keeps. */
+  from: number;
+  to: number;
+  totals: Volume & { metaUnindexedLines: number };
+  days: Array<Volume & { day: string }>;
+  topApps: Array<Volume & { name: string }>;
+  topHosts: Array<Volume & { name: string }>;
+}
+
+/**
+ * Usage reports, shared by the HTTP API, the running server's control socket and the offline
+ * command, so all three answer the same for the same lines.
+ */
+export class UsageReports {
+  constructor(
+    private readonly store: LogStore,
+    private readonly retention: (account: string) => RetentionInForce,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * `query` holds from and to as the read APIs take them (Unix seconds or ms), both optional: by
+   * default, all the organisation keeps, up to now. Bad values throw the catalogue's 400.
+   */
+  async report(account: string, query: QueryParams): Promise<UsageReport> {
+    const retention = this.retention(account);
+    const now = this.now();
+    const keptFrom = retainedFrom(retention.retentionDays, now);
+    const range = parseTimeRange(query, { fromMs: keptFrom, toMs: now });
+    const from = Math.max(range.fromMs, keptFrom);
+    const usage = await this.store.usage(account, from, range.toMs, USAGE_TOP);
+    return {
+      account,
+      from,
+      to: range.toMs,
+      ...retention,
+      totals: usage.totals,
+      days: usage.days,
+      topApps: usage.apps,
+      topHosts: usage.hosts,
+    };
+  }
+}
