@@ -173,7 +173,7 @@ describe('metrics of an open server', () => {
     assert.equal(delta('/v1/viewer/facets'), 1);
     assert.ok(!afterReads.text.includes(word), 'the query appears nowhere in the scrape');
     const routes = new Set(afterReads.samples.filter((sample) => sample.labels.route !== undefined).map((sample) => sample.labels.route));
-    assert.deepEqual([...routes].sort(), ['/v1/export', '/v1/histogram', '/v1/viewer/context', '/v1/viewer/facets', '/v2/export']);
+    assert.deepEqual([...routes].sort(), ['/v1/export', '/v1/histogram', '/v1/usage', '/v1/viewer/context', '/v1/viewer/facets', '/v2/export']);
   });
 
   test('the live-tail gauge counts open tails: 1 while one is open, 0 once it closes', async () => {
