@@ -32,6 +32,12 @@ export const errors = {
   missingHostname: () => new ApiError(400, { error: 'Missing param hostname.' }),
   missingCredentials: () => new ApiError(401, { error: 'Missing Credentials' }),
   accountNotFound: () => new ApiError(403, { error: 'Account not found or inactive' }),
+  /** A service key sent to ingest: the usual mistake, so it is named rather than "not found". */
+  serviceKeyForIngest: () =>
+    new ApiError(
+      401,
+      envelope('This is a service key, which reads and configures; ingestion needs an ingestion key (GET /v1/config/keys?type=ingestion lists them).', 'Unauthorized'),
+    ),
   // Spec §5.1 allows one method per request; the same key sent twice (SDKs do) is still one key.
   conflictingCredentials: () =>
     new ApiError(

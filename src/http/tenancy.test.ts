@@ -247,7 +247,7 @@ const PROBES: Probe[] = [
   { route: 'GET /healthz', does: 'health', auth: 'public', request: () => ({ path: '/healthz' }), allowed: [200] },
 
   // Ingestion: whatever A says, its lines land in A.
-  ...['/logs/ingest', '/logs/agent'].map(
+  ...['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/'].map(
     (route): Probe => ({
       route: `POST ${route}`,
       // Only fields that are not stored name B: A's own data must not differ between B and the ghost.

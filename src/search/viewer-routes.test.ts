@@ -29,8 +29,28 @@ test('facets list hosts, apps, levels and tags with counts, under the same filte
   assert.deepEqual(facets.app, [{ value: 'api', count: 40 }, { value: 'worker', count: 40 }]);
   assert.deepEqual(facets.level, [{ value: 'INFO', count: 60 }, { value: 'ERROR', count: 20 }]);
   assert.deepEqual(facets.tag, [{ value: 'blue', count: 80 }, { value: 'green', count: 40 }]);
-  const filtered = (await get(`/v1/viewer/facets?${range}&hosts=beta&query=${encodeURIComponent('level:error')}`)).json;
-  assert.deepEqual(filtered.host, [{ value: 'beta', count: 10 }]);
+  const filtered = (await get(`/v1/viewer/facets?${range}&apps=api&query=${encodeURIComponent('level:error')}`)).json;
+  assert.deepEqual(filtered.host, [], 'level:error lines are all from the worker app');
+  const errors = (await get(`/v1/viewer/facets?${range}&apps=worker&query=${encodeURIComponent('level:error')}`)).json;
+  assert.deepEqual(errors.host, [{ value: 'alpha', count: 10 }, { value: 'beta', count: 10 }]);
+});
+
+test("each facet menu counts under the query, the range and the other menus' selections, not its own", async () => {
+  const facets = (await get(`/v1/viewer/facets?${range}&hosts=beta&apps=api&levels=info&tags=green`)).json;
+  // Hosts: apps=api, levels=info, tags=green apply; hosts=beta does not, so alpha still shows (it has no green tag).
+  assert.deepEqual(facets.host, [{ value: 'beta', count: 20 }]);
+  // Apps: host beta, level info, tag green, not apps=api: both apps show.
+  assert.deepEqual(facets.app, [{ value: 'api', count: 20 }, { value: 'worker', count: 10 }]);
+  // Levels: host beta, app api, tag green: every api line is info.
+  assert.deepEqual(facets.level, [{ value: 'INFO', count: 20 }]);
+  // Tags: host beta, app api, level info: beta's lines carry both tags.
+  assert.deepEqual(facets.tag, [{ value: 'blue', count: 20 }, { value: 'green', count: 20 }]);
+  const byHost = (await get(`/v1/viewer/facets?${range}&hosts=alpha`)).json;
+  assert.deepEqual(byHost.host, [{ value: 'alpha', count: 40 }, { value: 'beta', count: 40 }], 'the selected host does not hide the others');
+  assert.deepEqual(byHost.tag, [{ value: 'blue', count: 40 }], 'other menus follow the host selection');
+  const searched = (await get(`/v1/viewer/facets?${range}&levels=error&query=step`)).json;
+  assert.deepEqual(searched.level, [{ value: 'INFO', count: 60 }, { value: 'ERROR', count: 20 }]);
+  assert.deepEqual(searched.host, [{ value: 'alpha', count: 10 }, { value: 'beta', count: 10 }]);
 });
 
 test('context shows the lines before and after from the same host, app or both, and pages outwards', async () => {

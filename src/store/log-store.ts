@@ -3,6 +3,8 @@ import type { SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import { LOGS_TABLE, ensureSchema } from './schema.js';
 
+export type FacetName = 'host' | 'app' | 'level' | 'tag';
+
 /** One stored line, as written to and read from the log table. */
 export interface StoredLine {
   account: string;
@@ -200,18 +202,25 @@ export class LogStore {
     return rows.map((row) => ({ bucket: Number(row.bucket), level: row.level, count: Number(row.count) }));
   }
 
-  /** The most frequent hosts, apps, levels and tags among a filter's lines, with their counts. */
-  async facets(filter: LineFilter, limit: number): Promise<Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>> {
-    const { where, params } = this.selection(filter);
-    params.facetLimit = limit;
-    const per = (expression: string, name: string) =>
-      `SELECT '${name}' AS facet, toString(${expression}) AS value, count() AS count FROM ${LOGS_TABLE}
+  /**
+   * The most frequent hosts, apps, levels and tags among a filter's lines, with their counts. Each
+   * menu cross-filters as Kibana's do: its counts take the query, the time range and the other
+   * menus' selections, but not its own, so the hosts not selected still show what choosing them
+   * would add.
+   */
+  async facets(filter: LineFilter, limit: number): Promise<Record<FacetName, Array<{ value: string; count: number }>>> {
+    const own: Record<FacetName, keyof LineFilter> = { host: 'hosts', app: 'apps', level: 'levels', tag: 'tags' };
+    const expressions: Record<FacetName, string> = { host: 'host', app: 'app', level: 'level', tag: 'arrayJoin(tags)' };
+    const params: SqlParams = { facetLimit: limit };
+    const parts = (Object.keys(own) as FacetName[]).map((name) => {
+      const { where, params: selectionParams } = this.selection({ ...filter, [own[name]]: undefined });
+      // Every part takes the same parameter names with the same values (less its own list), so they merge.
+      Object.assign(params, selectionParams);
+      return `SELECT '${name}' AS facet, toString(${expressions[name]}) AS value, count() AS count FROM ${LOGS_TABLE}
         WHERE ${where.join(' AND ')} GROUP BY value ORDER BY count DESC, value LIMIT {facetLimit:UInt32}`;
-    const rows = await this.executor.rows<{ facet: 'host' | 'app' | 'level' | 'tag'; value: string; count: string }>(
-      [per('host', 'host'), per('app', 'app'), per('level', 'level'), per('arrayJoin(tags)', 'tag')].join(' UNION ALL '),
-      params,
-    );
-    const result = { host: [], app: [], level: [], tag: [] } as Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>;
+    });
+    const rows = await this.executor.rows<{ facet: FacetName; value: string; count: string }>(parts.join(' UNION ALL '), params);
+    const result = { host: [], app: [], level: [], tag: [] } as Record<FacetName, Array<{ value: string; count: number }>>;
     for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
     for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
     return result;
