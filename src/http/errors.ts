@@ -80,6 +80,8 @@ export const errors = {
   tooManySignIns: (retryAfterSeconds: number) =>
     new ApiError(429, { ...envelope(`Too many failed sign-ins; retry in ${retryAfterSeconds} s.`, 'TooManyRequests'), retryAfter: retryAfterSeconds }),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
+  /** The one text for a time range that ends before it starts, on every read route. */
+  reversedTimeRange: () => new ApiError(400, envelope('The time range is reversed: "from" must not be later than "to".', 'BadRequest')),
   /** A search query that does not parse: where, and what was expected there. */
   invalidQuery: (message: string, position: number, expected: string) =>
     new ApiError(400, { ...envelope(message, 'BadRequest'), position, expected }),

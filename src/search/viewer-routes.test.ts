@@ -103,3 +103,30 @@ test('the largest search allowed runs on every search endpoint, and one term mor
   assert.equal(tooMany.json.code, 'BadRequest');
   assert.match(tooMany.json.error, /at most 200 search terms/);
 });
+
+test('a reversed time range gets the same catalogued answer on every read route', async () => {
+  const reversed = `from=${base + 60_000}&to=${base}`;
+  const answers = await Promise.all(['/v1/export', '/v2/export', '/v1/histogram', '/v1/viewer/facets'].map((path) => get(`${path}?${reversed}`)));
+  for (const answer of answers) {
+    assert.equal(answer.status, 400);
+    assert.deepEqual(answer.json, { error: 'The time range is reversed: "from" must not be later than "to".', code: 'BadRequest', status: 'error' });
+  }
+});
+
+test('malformed parameters are refused with a message naming them, not ignored', async () => {
+  const [target] = jsonLines((await get(`/v1/export?${range}&size=1`)).text);
+  const cases: Array<[string, string]> = [
+    [`/v1/viewer/context?id=${target._id}&ts=${target._ts}&anchor=sideways`, 'anchor'],
+    [`/v1/export?${range}&prefer=middle`, 'prefer'],
+    [`/v1/export?${range}&levels=${'x'.repeat(81)}`, 'levels'],
+    [`/v1/viewer/facets?${range}&hosts=${'h'.repeat(257)}`, 'hosts'],
+    [`/v1/histogram?from=abc&to=${base}`, 'from'],
+    [`/v1/histogram?${range}&buckets=many`, 'buckets'],
+  ];
+  for (const [path, name] of cases) {
+    const answer = await get(path);
+    assert.equal(answer.status, 400, path);
+    assert.match(answer.json.error, new RegExp(`"${name}"`), path);
+  }
+  assert.equal((await get(`/v1/export?${range}&prefer=HEAD&size=1`)).status, 200, 'choices are case-insensitive as before');
+});

@@ -3,7 +3,7 @@ import { exportRecord } from '../export/record.js';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import type { LogStore, StoredLine } from '../store/log-store.js';
-import { type QueryParams, countParam, oneParam, parseLineFilter } from './filter-params.js';
+import { type QueryParams, choiceParam, countParam, oneParam, parseLineFilter } from './filter-params.js';
 
 const CONTEXT_SPAN_MS = 30 * 24 * 3_600_000;
 
@@ -27,9 +27,8 @@ export async function viewerRoutes(app: FastifyInstance, deps: { auth: ServiceAu
     const id = oneParam(query, 'id') ?? '';
     const ts = Number(oneParam(query, 'ts'));
     if (!/^\d{1,19}$/.test(id) || !Number.isSafeInteger(ts) || ts < 0) throw errors.invalidParameter('Parameters "id" and "ts" must identify a line (its _id and _ts).');
-    const by = oneParam(query, 'by') ?? 'both';
-    if (by !== 'host' && by !== 'app' && by !== 'both') throw errors.invalidParameter('Parameter "by" must be host, app or both.');
-    const side = oneParam(query, 'anchor');
+    const by = choiceParam(query, 'by', ['host', 'app', 'both'], 'both');
+    const side = choiceParam(query, 'anchor', ['before', 'after', 'both'], 'both');
     const line = await deps.store.lineAt(account, { ts, id });
     if (!line) throw errors.notFound('No such line.');
     const filter = {
