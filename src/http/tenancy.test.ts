@@ -245,6 +245,8 @@ const PROBES: Probe[] = [
   },
   { route: 'GET /api/session', does: "reads the session, naming B's account", auth: 'service', request: (t) => ({ path: `/api/session?account=${t.account}` }), allowed: [200, 401], check: (got) => got.status === 200 && assert.equal(got.json.account, A.account) },
   { route: 'GET /healthz', does: 'health', auth: 'public', request: () => ({ path: '/healthz' }), allowed: [200] },
+  // Open by default, like Loki's and VictoriaLogs': counts only, no label from client input.
+  { route: 'GET /metrics', does: 'metrics', auth: 'public', request: () => ({ path: '/metrics' }), allowed: [200] },
 
   // Ingestion: whatever A says, its lines land in A.
   ...['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/'].map(
