@@ -36,7 +36,7 @@ export async function viewerStatic(app: FastifyInstance): Promise<boolean> {
     // Set per file below; the plugin's own header would be one max-age for everything.
     cacheControl: false,
     setHeaders: (response, file) => {
-      response.setHeader('cache-control', cacheControlFor(file));
+      response.header('cache-control', cacheControlFor(file));
     },
   });
   app.get('/*', (request, reply) => {
