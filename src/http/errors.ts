@@ -92,7 +92,8 @@ export const errors = {
   backupFailed: (message: string) => new ApiError(500, envelope(`The backup failed: ${message}`, 'BackupFailed')),
 
   // Configuration API (compat reference §5): Joi-style validation envelope and Mezmo's texts.
-  validationFailed: (details: Array<{ message: string; key: string }>) =>
+  /** `key` and `message` are Joi's, as Mezmo clients read them; `field` names the field in words for a form. */
+  validationFailed: (details: Array<{ message: string; key: string; field: string }>) =>
     new ApiError(400, { details, ...envelope(details.map((detail) => detail.message).join('. '), 'BadRequest') }),
   nothingToConfigure: () => new ApiError(400, envelope('Nothing to configure', 'BadRequest')),
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { QueryParseError, parseQuery } from '../../query/parser.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from '../channels.js';
+import { fieldLabel } from '../field-labels.js';
 import { validate } from '../validation.js';
 import type { View, ViewFilters } from '../views.js';
 import type { ConfigDeps } from './deps.js';
@@ -55,11 +56,11 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
         parseQuery(body.query);
       } catch (error) {
         if (!(error instanceof QueryParseError)) throw error;
-        throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query' }]);
+        throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
       }
     }
     if (body.presetid && !presets.get(account, body.presetid)) {
-      throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid' }]);
+      throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid', field: fieldLabel(['presetid']) }]);
     }
     const filters: ViewFilters = {};
     for (const key of ['query', 'hosts', 'apps', 'levels', 'tags', 'description'] as const) {
