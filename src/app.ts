@@ -102,9 +102,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const views = new Views(configDb, (account) => rules.current?.invalidate(account));
   const presets = new Presets(configDb, (account) => rules.current?.invalidate(account));
   rules.current = new AlertRules(views, presets);
+  const send = createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks });
   const outbox = new Outbox(
     configDb,
-    createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks }),
+    send,
     { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
   );
   const alerts = new AlertEvaluator(
@@ -178,8 +179,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
   await app.register(histogramRoute, { auth, store });
   await app.register(viewerRoutes, { auth, store });
-  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes });
-  await app.register(deliveryLogRoute, { auth, outbox });
+  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes, delivery: { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks } });
+  await app.register(deliveryLogRoute, { auth, outbox, views, send, messageSettings: () => ({ publicUrl, pagingUrl: settings.pagingUrl }), now: options.now ?? Date.now });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
   await app.register(metricsRoute, { metrics, key: settings.metricsKey });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');

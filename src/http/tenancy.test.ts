@@ -294,6 +294,14 @@ const PROBES: Probe[] = [
   { route: 'GET /v1/viewer/facets', does: "lists facets of B's app", auth: 'service', request: (t) => ({ path: `/v1/viewer/facets?${WINDOW}&apps=${t.app}` }), allowed: [200] },
   { route: 'GET /v1/viewer/context', does: "reads around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}` }), allowed: [404], bSees: true },
   { route: 'GET /v1/viewer/context', does: "reads B's host around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}&by=host&anchor=after` }), allowed: [404] },
+  { route: 'GET /v1/alerts/deliveries', does: "lists the deliveries of B's view", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?viewid=${t.viewid}` }), allowed: [200], check: (got) => assert.deepEqual(got.json, []) },
+  {
+    route: 'POST /v1/alerts/test-channel',
+    does: "sends a test notification naming B's view",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/alerts/test-channel', body: { viewid: t.viewid, channel: { integration: 'email', emails: [`${INTRUDER}@example.com`], triggerlimit: 1, immediate: true } } }),
+    allowed: [404],
+  },
   { route: 'GET /v1/alerts/deliveries', does: "lists deliveries naming B's account", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?limit=1000&account=${t.account}` }), allowed: [200], bSees: true },
 
   // Views.
