@@ -22,6 +22,7 @@ import { createMailer } from './notify/mailer.js';
 import { alertMessage } from './notify/messages.js';
 import { Outbox } from './notify/outbox.js';
 import { deliveryLogRoute } from './notify/routes.js';
+import { backtestRoute } from './alerts/backtest-route.js';
 import { createSender } from './notify/send.js';
 import { EmailExports } from './export/email-export.js';
 import { exportRoutes } from './export/routes.js';
@@ -180,6 +181,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(histogramRoute, { auth, store });
   await app.register(viewerRoutes, { auth, store });
   await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes, delivery: { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks } });
+  await app.register(backtestRoute, { auth, store, now: options.now ?? Date.now });
   await app.register(deliveryLogRoute, { auth, outbox, views, send, messageSettings: () => ({ publicUrl, pagingUrl: settings.pagingUrl }), now: options.now ?? Date.now });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
   await app.register(metricsRoute, { metrics, key: settings.metricsKey });

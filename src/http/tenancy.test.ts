@@ -302,6 +302,14 @@ const PROBES: Probe[] = [
     request: (t) => ({ path: '/v1/alerts/test-channel', body: { viewid: t.viewid, channel: { integration: 'email', emails: [`${INTRUDER}@example.com`], triggerlimit: 1, immediate: true } } }),
     allowed: [404],
   },
+  {
+    route: 'POST /v1/alerts/backtest',
+    does: "backtests an alert on B's host and word",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/alerts/backtest', body: { query: t.word, hosts: [t.host], account: t.account, channel: { operator: 'presence', triggerlimit: 1, triggerinterval: '1h', immediate: true }, days: 7 } }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json.firings, []),
+  },
   { route: 'GET /v1/alerts/deliveries', does: "lists deliveries naming B's account", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?limit=1000&account=${t.account}` }), allowed: [200], bSees: true },
 
   // Views.

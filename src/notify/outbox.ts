@@ -111,8 +111,8 @@ export class Outbox {
   /** An organisation's recent deliveries with every attempt, newest first; only one view's when `viewid` is given. */
   log(account: string, limit: number, viewid?: string): DeliveryLogEntry[] {
     const rows = this.db
-      .prepare<unknown[], { id: number; integration: string; target: string; status: DeliveryLogEntry['status']; created_at: number; updated_at: number; viewid: string | null; alertid: string | null; kind: string | null }>(
-        `SELECT d.id, d.integration, d.target, d.status, d.created_at, d.updated_at, f.viewid, f.alertid, f.kind
+      .prepare<unknown[], { id: number; integration: string; target: string; status: DeliveryLogEntry['status']; created_at: number; updated_at: number; viewid: string | null; alertid: string | null; kind: string | null; window_start: number | null; matches: number | null }>(
+        `SELECT d.id, d.integration, d.target, d.status, d.created_at, d.updated_at, f.viewid, f.alertid, f.kind, f.window_start, f.matches
            FROM deliveries d LEFT JOIN alert_fires f ON f.id = d.fire_id
           WHERE d.account = ? ${viewid === undefined ? '' : 'AND f.viewid = ?'} ORDER BY d.id DESC LIMIT ?`,
       )
@@ -130,6 +130,8 @@ export class Outbox {
         viewid: row.viewid,
         alertid: row.alertid,
         kind: row.kind,
+        windowStart: row.window_start,
+        matches: row.matches,
         created: row.created_at,
         updated: row.updated_at,
         retries: Math.max(0, tried.length - 1),

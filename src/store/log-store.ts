@@ -47,6 +47,16 @@ export interface LineFilter {
   condition?: SqlCondition;
 }
 
+/** One alert window's matching lines (LogStore.alertWindows). */
+export interface AlertWindowCount {
+  windowStart: number;
+  count: number;
+  /** Unix ms of the window's newest line. */
+  lastMs: number;
+  /** Unix ms of the window's nth line, when asked for and the window has that many. */
+  nthMs?: number;
+}
+
 export interface LinePosition {
   ts: number;
   id: string;
@@ -224,6 +234,33 @@ export class LogStore {
     for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
     for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
     return result;
+  }
+
+  /**
+   * Matching lines per alert window: windows `intervalMs` wide aligned to the epoch (as the live
+   * evaluator aligns them), each with its count and its newest line's time, and, given `nth`, the
+   * time of its nth line (when a presence + immediate alert would have reached its limit). Only
+   * windows with lines are returned, oldest first.
+   */
+  async alertWindows(filter: LineFilter, intervalMs: number, nth?: number): Promise<AlertWindowCount[]> {
+    const { where, params } = this.selection(filter);
+    params.intervalMs = intervalMs;
+    // Inlined, not bound: an aggregate function's parameter cannot be a query parameter.
+    const n = nth !== undefined && Number.isSafeInteger(nth) && nth > 0 ? nth : undefined;
+    const nthColumn = n ? `, toUnixTimestamp64Milli(arrayElement(groupArraySorted(${n})(ts), ${n})) AS nth` : '';
+    const rows = await this.executor.rows<{ window: string; count: string; last: string; nth?: string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(ts), {intervalMs:Int64}) * {intervalMs:Int64} AS window, count() AS count,
+              toUnixTimestamp64Milli(max(ts)) AS last${nthColumn}
+         FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+        GROUP BY window ORDER BY window`,
+      params,
+    );
+    return rows.map((row) => ({
+      windowStart: Number(row.window),
+      count: Number(row.count),
+      lastMs: Number(row.last),
+      ...(n && Number(row.count) >= n ? { nthMs: Number(row.nth) } : {}),
+    }));
   }
 
   /** One line, by its position. */

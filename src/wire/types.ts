@@ -148,7 +148,12 @@ export interface DeliveryLogEntry {
   status: 'pending' | 'delivered' | 'failed';
   viewid: string | null;
   alertid: string | null;
+  /** The alert's kind (immediate, terminal, absence); null for deliveries of e-mailed exports. */
   kind: string | null;
+  /** The alert window that fired, Unix ms; null without an alert. */
+  windowStart: number | null;
+  /** Lines the notification counted; null without an alert. */
+  matches: number | null;
   created: number;
   updated: number;
   /** Attempts after the first. */
