@@ -36,6 +36,8 @@ export function exportRecord(row: StoredLine): Record<string, unknown> {
     tags: row.tags,
   };
   if (row.meta) record.meta = parseObject(row.meta) ?? row.meta;
+  // The viewer shows a badge saying why this line's meta cannot be searched as fields.
+  if (row.meta && !row.meta_indexed) record._metaUnindexed = row.meta_note || 'unknown';
   return record;
 }
 

@@ -126,6 +126,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       if (row.ts < retainedFrom) continue;
       const verdict = metaObject === null ? null : deps.metaTypes.admit(account, metaObject);
       row.meta_indexed = verdict === 'indexed';
+      if (verdict !== null && verdict !== 'indexed') row.meta_note = verdict === 'typeConflict' ? 'type-conflict' : 'daily-cap';
       if (verdict === 'dailyCap') overDailyCap++;
       payload += encodeRow(row);
       // A backstop: the estimate above leaves room for what the lines themselves carry.

@@ -29,6 +29,11 @@ export interface StoredLine {
   meta: string;
   /** False when meta broke the per-organisation type rule and is kept only as text. */
   meta_indexed: boolean;
+  /**
+   * Why meta is not indexed, recorded at ingest: 'type-conflict', 'daily-cap', 'too-large' or
+   * 'not-an-object'; '' when indexed or without meta, and for lines stored before it was recorded.
+   */
+  meta_note?: string;
   /** JSON text of rarer source fields (pid, prival, containerid, labels), or ''. */
   extra: string;
   size: number;
@@ -78,7 +83,7 @@ const TAIL_CHUNK = 1000;
 
 // ts_ms, not ts: an alias named ts would shadow the column in WHERE and defeat the primary key.
 const columns = `account, toUnixTimestamp64Milli(ts) AS ts_ms, id, batch_id, host, app, level, env, file, ip, mac,
-  tags, line, logtype, fields, meta, meta_indexed, extra, size`;
+  tags, line, logtype, fields, meta, meta_indexed, meta_note, extra, size`;
 
 /** One day of stored lines: the unit retention drops. */
 export interface StoredDay {
