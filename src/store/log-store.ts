@@ -1,9 +1,8 @@
 import type { SqlCondition } from '../query/to-sql.js';
+import type { FacetName, Facets } from '../wire/types.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import { LOGS_TABLE, ensureSchema } from './schema.js';
-
-export type FacetName = 'host' | 'app' | 'level' | 'tag';
 
 /** One stored line, as written to and read from the log table. */
 export interface StoredLine {
@@ -223,7 +222,7 @@ export class LogStore {
    * menus' selections, but not its own, so the hosts not selected still show what choosing them
    * would add.
    */
-  async facets(filter: LineFilter, limit: number): Promise<Record<FacetName, Array<{ value: string; count: number }>>> {
+  async facets(filter: LineFilter, limit: number): Promise<Facets> {
     const own: Record<FacetName, keyof LineFilter> = { host: 'hosts', app: 'apps', level: 'levels', tag: 'tags' };
     const expressions: Record<FacetName, string> = { host: 'host', app: 'app', level: 'level', tag: 'arrayJoin(tags)' };
     const params: SqlParams = { facetLimit: limit };
@@ -235,7 +234,7 @@ export class LogStore {
         WHERE ${where.join(' AND ')} GROUP BY value ORDER BY count DESC, value LIMIT {facetLimit:UInt32}`;
     });
     const rows = await this.executor.rows<{ facet: FacetName; value: string; count: string }>(parts.join(' UNION ALL '), params);
-    const result = { host: [], app: [], level: [], tag: [] } as Record<FacetName, Array<{ value: string; count: number }>>;
+    const result: Facets = { host: [], app: [], level: [], tag: [] };
     for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
     for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
     return result;
