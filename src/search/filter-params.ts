@@ -20,7 +20,7 @@ const LIST_LIMITS = { hosts: LIMITS.hostname, apps: LIMITS.app, levels: LIMITS.l
  * A comma-separated filter list. A value no stored line can have (longer than ingest keeps) is a
  * mistake, such as a missing comma or a pasted line, so it is refused rather than matching nothing.
  */
-function listParam(query: QueryParams, name: keyof typeof LIST_LIMITS): string[] | undefined {
+export function listParam(query: QueryParams, name: keyof typeof LIST_LIMITS): string[] | undefined {
   const value = oneParam(query, name);
   if (value === undefined) return undefined;
   const items = value.split(',').map((item) => item.trim()).filter(Boolean);
