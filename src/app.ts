@@ -22,6 +22,7 @@ import { createMailer } from './notify/mailer.js';
 import { alertMessage } from './notify/messages.js';
 import { Outbox } from './notify/outbox.js';
 import { deliveryLogRoute } from './notify/routes.js';
+import { backtestRoute } from './alerts/backtest-route.js';
 import { createSender } from './notify/send.js';
 import { EmailExports } from './export/email-export.js';
 import { exportRoutes } from './export/routes.js';
@@ -104,9 +105,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const views = new Views(configDb, (account) => rules.current?.invalidate(account));
   const presets = new Presets(configDb, (account) => rules.current?.invalidate(account));
   rules.current = new AlertRules(views, presets);
+  const send = createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks });
   const outbox = new Outbox(
     configDb,
-    createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks }),
+    send,
     { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
   );
   const alerts = new AlertEvaluator(
@@ -182,8 +184,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(viewerRoutes, { auth, store });
   const usage = new UsageReports(store, (account) => retentionInForce(accounts, settings.retentionDays, account));
   await app.register(usageRoute, { auth, usage });
-  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes });
-  await app.register(deliveryLogRoute, { auth, outbox });
+  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes, delivery: { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks } });
+  await app.register(backtestRoute, { auth, store, now: options.now ?? Date.now });
+  await app.register(deliveryLogRoute, { auth, outbox, views, send, messageSettings: () => ({ publicUrl, pagingUrl: settings.pagingUrl }), now: options.now ?? Date.now });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
   await app.register(metricsRoute, { metrics, key: settings.metricsKey });
   if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');

@@ -2,15 +2,13 @@ import type { Channel } from '../config/channels.js';
 import type { ConfigDb } from '../config/database.js';
 import { sharedExportRecord } from '../export/record.js';
 import type { StoredLine } from '../store/log-store.js';
+import { type FireKind, firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';
 import { windowStart } from './intervals.js';
 import type { AlertRules, ChannelRule, ViewRule } from './rules.js';
 
 /** Matched lines kept per window for the notification; the count covers all of them. */
 export const MAX_SAMPLES = 20;
-/** An absence alert only runs while its view has had lines this recently (compat reference §6.1). */
-const ACTIVE_FOR_MS = 24 * 3_600_000;
-
-export type FireKind = 'immediate' | 'terminal' | 'absence';
+export type { FireKind };
 
 /** Everything a notification needs about one alert that fired. */
 export interface AlertEvent {
@@ -114,7 +112,7 @@ export class AlertEvaluator {
         state.count += matched.length;
         for (const row of matched.slice(0, MAX_SAMPLES - state.samples.length)) state.samples.push(sharedExportRecord(row));
         const { channel } = channelRule;
-        if (channel.operator === 'presence' && channel.immediate && !state.firedImmediate && state.count >= channel.triggerlimit) {
+        if (firesImmediately(channel, state.count, state.firedImmediate)) {
           state.firedImmediate = true;
           fires.push(this.event(rule, channelRule, state, 'immediate', now));
         }
@@ -145,8 +143,7 @@ export class AlertEvaluator {
   }
 
   private isActive(viewid: string, at: number): boolean {
-    const last = this.lastLineAt.get(viewid);
-    return last !== undefined && last >= at - ACTIVE_FOR_MS;
+    return isActiveAt(this.lastLineAt.get(viewid), at);
   }
 
   /** The channel's state for the window containing `now`, closing an ended window first. */
@@ -175,10 +172,8 @@ export class AlertEvaluator {
     const { channel } = channelRule;
     const end = state.windowStart + channelRule.intervalMs;
     this.activity.evaluated('window');
-    if (channel.operator === 'presence') {
-      return channel.terminal && !state.firedImmediate && state.count >= channel.triggerlimit ? this.event(rule, channelRule, state, 'terminal', end) : null;
-    }
-    return state.count < channel.triggerlimit && this.isActive(rule.viewid, end) ? this.event(rule, channelRule, state, 'absence', end) : null;
+    const kind = firesAtWindowEnd(channel, state.count, state.firedImmediate, this.isActive(rule.viewid, end));
+    return kind ? this.event(rule, channelRule, state, kind, end) : null;
   }
 
   private event(rule: ViewRule, channelRule: ChannelRule, state: WindowState, kind: FireKind, at: number): PendingFire {

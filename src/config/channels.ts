@@ -45,7 +45,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MANAGED_HEADERS = ['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection'];
 const MAX_TEMPLATE_DEPTH = 20;
 
-const channelSchema = Joi.object({
+export const channelSchema = Joi.object({
   /** Sent back by clients that read it; an unknown one is ignored and a new one given. */
   alertid: Joi.string().max(64),
   integration: Joi.string().valid(...INTEGRATIONS).required(),

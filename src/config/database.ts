@@ -127,6 +127,9 @@ const migrations: string[] = [
   // The UTC day (YYYY-MM-DD) a meta field was first indexed, for the daily cap on new fields;
   // '' for fields indexed before the cap existed.
   `ALTER TABLE meta_field_types ADD COLUMN first_day TEXT NOT NULL DEFAULT '';`,
+  // The receiver's answer code of a delivery attempt (HTTP status or SMTP reply code), for the
+  // delivery history; NULL when none came (a network error) and for attempts made before this step.
+  `ALTER TABLE delivery_attempts ADD COLUMN status_code INTEGER;`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -1,5 +1,4 @@
-import { errors } from '../http/errors.js';
-import { type QueryParams, countParam, oneParam, parseLineFilter } from '../search/filter-params.js';
+import { type QueryParams, choiceParam, countParam, parseLineFilter } from '../search/filter-params.js';
 import type { LineFilter } from '../store/log-store.js';
 
 /** Most lines one export (or one v2 page) returns. */
@@ -15,9 +14,6 @@ export interface ExportRequest {
 export function parseExportRequest(query: QueryParams): ExportRequest {
   const filter = parseLineFilter(query);
   const size = countParam(query, 'size', MAX_EXPORT_LINES, MAX_EXPORT_LINES);
-  const prefer = (oneParam(query, 'prefer') ?? 'tail').toLowerCase();
-  if (prefer !== 'head' && prefer !== 'tail') {
-    throw errors.invalidParameter(`Parameter "prefer" must be "head" or "tail", got "${prefer}".`);
-  }
+  const prefer = choiceParam(query, 'prefer', ['head', 'tail'], 'tail');
   return { filter, size, prefer };
 }

@@ -32,6 +32,12 @@ export const errors = {
   missingHostname: () => new ApiError(400, { error: 'Missing param hostname.' }),
   missingCredentials: () => new ApiError(401, { error: 'Missing Credentials' }),
   accountNotFound: () => new ApiError(403, { error: 'Account not found or inactive' }),
+  /** A service key sent to ingest: the usual mistake, so it is named rather than "not found". */
+  serviceKeyForIngest: () =>
+    new ApiError(
+      401,
+      envelope('This is a service key, which reads and configures; ingestion needs an ingestion key (GET /v1/config/keys?type=ingestion lists them).', 'Unauthorized'),
+    ),
   // Spec §5.1 allows one method per request; the same key sent twice (SDKs do) is still one key.
   conflictingCredentials: () =>
     new ApiError(
@@ -74,6 +80,8 @@ export const errors = {
   tooManySignIns: (retryAfterSeconds: number) =>
     new ApiError(429, { ...envelope(`Too many failed sign-ins; retry in ${retryAfterSeconds} s.`, 'TooManyRequests'), retryAfter: retryAfterSeconds }),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
+  /** The one text for a time range that ends before it starts, on every read route. */
+  reversedTimeRange: () => new ApiError(400, envelope('The time range is reversed: "from" must not be later than "to".', 'BadRequest')),
   /** A search query that does not parse: where, and what was expected there. */
   invalidQuery: (message: string, position: number, expected: string) =>
     new ApiError(400, { ...envelope(message, 'BadRequest'), position, expected }),
@@ -84,7 +92,8 @@ export const errors = {
   backupFailed: (message: string) => new ApiError(500, envelope(`The backup failed: ${message}`, 'BackupFailed')),
 
   // Configuration API (compat reference §5): Joi-style validation envelope and Mezmo's texts.
-  validationFailed: (details: Array<{ message: string; key: string }>) =>
+  /** `key` and `message` are Joi's, as Mezmo clients read them; `field` names the field in words for a form. */
+  validationFailed: (details: Array<{ message: string; key: string; field: string }>) =>
     new ApiError(400, { details, ...envelope(details.map((detail) => detail.message).join('. '), 'BadRequest') }),
   nothingToConfigure: () => new ApiError(400, envelope('Nothing to configure', 'BadRequest')),
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),

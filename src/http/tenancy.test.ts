@@ -249,7 +249,7 @@ const PROBES: Probe[] = [
   { route: 'GET /metrics', does: 'metrics', auth: 'public', request: () => ({ path: '/metrics' }), allowed: [200] },
 
   // Ingestion: whatever A says, its lines land in A.
-  ...['/logs/ingest', '/logs/agent'].map(
+  ...['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/'].map(
     (route): Probe => ({
       route: `POST ${route}`,
       // Only fields that are not stored name B: A's own data must not differ between B and the ghost.
@@ -295,6 +295,22 @@ const PROBES: Probe[] = [
   { route: 'GET /v1/viewer/context', does: "reads around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}` }), allowed: [404], bSees: true },
   { route: 'GET /v1/viewer/context', does: "reads B's host around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}&by=host&anchor=after` }), allowed: [404] },
   { route: 'GET /v1/usage', does: "counts usage naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/alerts/deliveries', does: "lists the deliveries of B's view", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?viewid=${t.viewid}` }), allowed: [200], check: (got) => assert.deepEqual(got.json, []) },
+  {
+    route: 'POST /v1/alerts/test-channel',
+    does: "sends a test notification naming B's view",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/alerts/test-channel', body: { viewid: t.viewid, channel: { integration: 'email', emails: [`${INTRUDER}@example.com`], triggerlimit: 1, immediate: true } } }),
+    allowed: [404],
+  },
+  {
+    route: 'POST /v1/alerts/backtest',
+    does: "backtests an alert on B's host and word",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/alerts/backtest', body: { query: t.word, hosts: [t.host], account: t.account, channel: { operator: 'presence', triggerlimit: 1, triggerinterval: '1h', immediate: true }, days: 7 } }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json.firings, []),
+  },
   { route: 'GET /v1/alerts/deliveries', does: "lists deliveries naming B's account", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?limit=1000&account=${t.account}` }), allowed: [200], bSees: true },
 
   // Views.

@@ -39,7 +39,7 @@ export function truncateUtf8(value: string, maxBytes: number): string {
 }
 
 /** `meta` may be an object or a JSON string of one (the Node and Python SDKs' default). */
-function readMeta(raw: unknown): { text: string; object: Record<string, unknown> | null } {
+function readMeta(raw: unknown): { text: string; object: Record<string, unknown> | null; note?: 'too-large' | 'not-an-object' } {
   if (raw === undefined || raw === null || raw === '') return { text: '', object: null };
   let value: unknown = raw;
   if (typeof raw === 'string') {
@@ -49,15 +49,15 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
     } catch {
       value = undefined;
     }
-    if (!isObject(value)) return { text: truncateUtf8(JSON.stringify(text(raw)), LIMITS.metaBytes), object: null };
+    if (!isObject(value)) return { text: truncateUtf8(JSON.stringify(text(raw)), LIMITS.metaBytes), object: null, note: 'not-an-object' };
   }
   // Deeper than anyone indexes, and deep enough to overflow JSON.stringify: the meta is dropped.
   if (nestedDeeperThan(value, MAX_JSON_DEPTH)) return { text: '', object: null };
   const serialised = JSON.stringify(value);
-  if (!isObject(value)) return { text: serialised, object: null };
+  if (!isObject(value)) return { text: serialised, object: null, note: 'not-an-object' };
   if (Buffer.byteLength(serialised) > LIMITS.metaBytes) {
     // Over the 32 KB meta limit: keep what fits for display, parse no fields from it.
-    return { text: truncateUtf8(serialised, LIMITS.metaBytes), object: null };
+    return { text: truncateUtf8(serialised, LIMITS.metaBytes), object: null, note: 'too-large' };
   }
   if (Object.keys(value).length === 0) return { text: '', object: null };
   return { text: serialised, object: value };
@@ -104,6 +104,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
       fields: fields ? JSON.stringify(fields) : '',
       meta: meta.text,
       meta_indexed: false,
+      meta_note: meta.note ?? '',
       extra: readExtraFields(raw),
       size: Buffer.byteLength(line),
     },

@@ -92,15 +92,36 @@ describe('authentication', () => {
     assert.deepEqual(empty.json, MISSING_CREDENTIALS);
   });
 
-  test('an unknown key, a service key, a revoked key and an inactive account get 403', async () => {
+  test('an unknown key, a revoked key and an inactive account get 403', async () => {
     const org = server.createOrg('to-deactivate');
     const revoked = server.withAccounts((accounts) => accounts.createKey(server.org.account, 'ingestion'));
     server.withAccounts((accounts) => accounts.revokeKey(revoked.id));
     server.withAccounts((accounts) => accounts.setActive(org.account, false));
-    for (const bad of ['0123456789abcdef0123456789abcdef', serviceKey, revoked.key, org.ingestionKey]) {
+    for (const bad of ['0123456789abcdef0123456789abcdef', revoked.key, org.ingestionKey]) {
       const reply = await ingest('hostname=h', { lines: [{ line: 'x' }] }, { apikey: bad });
       assert.equal(reply.status, 403, bad);
       assert.deepEqual(reply.json, NOT_FOUND_OR_INACTIVE);
+    }
+  });
+
+  test('a service key gets a 401 that says it is a service key and ingestion needs an ingestion key', async () => {
+    const reply = await ingest('hostname=h', { lines: [{ line: 'x' }] }, { apikey: serviceKey });
+    assert.equal(reply.status, 401);
+    assert.match(reply.json.error, /service key.*ingestion key/);
+  });
+});
+
+describe('paths', () => {
+  test('/logs/ingest/ and /logs/agent/ with a trailing slash ingest like the paths without', async () => {
+    for (const path of ['/logs/ingest/', '/logs/agent/']) {
+      const word = marker();
+      const reply = await request(`${server.url}${path}?hostname=slash`, {
+        method: 'POST',
+        headers: { apikey: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ lines: [{ line: `slash ${word}` }] }),
+      });
+      assert.equal(reply.status, 200, `${path}: ${reply.text}`);
+      assert.equal((await exported(word)).length, 1, path);
     }
   });
 });

@@ -92,7 +92,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     if (keys.length === 0) throw errors.missingCredentials();
     if (keys.length > 1) throw errors.conflictingCredentials();
     const account = deps.accounts.accountForKey(keys[0], 'ingestion');
-    if (!account) throw errors.accountNotFound();
+    if (!account) throw deps.accounts.accountForKey(keys[0], 'service') ? errors.serviceKeyForIngest() : errors.accountNotFound();
     return account;
   };
 
@@ -126,6 +126,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       if (row.ts < retainedFrom) continue;
       const verdict = metaObject === null ? null : deps.metaTypes.admit(account, metaObject);
       row.meta_indexed = verdict === 'indexed';
+      if (verdict !== null && verdict !== 'indexed') row.meta_note = verdict === 'typeConflict' ? 'type-conflict' : 'daily-cap';
       if (verdict === 'dailyCap') overDailyCap++;
       payload += encodeRow(row);
       // A backstop: the estimate above leaves room for what the lines themselves carry.
@@ -153,6 +154,6 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     return { status: 'ok', batchID: context.batchId, warnings: [ingestWarnings.metaFieldCap(overDailyCap, deps.metaTypes.day(account).limit)] };
   };
 
-  app.post('/logs/ingest', ingest);
-  app.post('/logs/agent', ingest);
+  // Agents configured with a trailing slash (a URL joined from a base ending in "/") post here too.
+  for (const path of ['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/']) app.post(path, ingest);
 }

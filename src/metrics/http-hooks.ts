@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { QUERY_ROUTES, type Metrics } from './registry.js';
 import { rejectionReason } from './rejection-reasons.js';
 
-const INGEST_ROUTES = new Set(['/logs/ingest', '/logs/agent']);
+const INGEST_ROUTES = new Set(['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/']);
 const MEASURED_QUERY_ROUTES = new Set<string>(QUERY_ROUTES);
 
 /**

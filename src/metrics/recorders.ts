@@ -22,6 +22,7 @@ export function countStored(metrics: Metrics, rows: StoredLine[]): void {
   for (const row of rows) bytes += row.size;
   metrics.ingestLines.inc(rows.length);
   metrics.ingestBytes.inc(bytes);
+  for (const row of rows) if (row.meta_note) metrics.ingestMetaUnindexed.inc({ reason: row.meta_note });
 }
 
 export function alertActivity(metrics: Metrics): AlertActivity {

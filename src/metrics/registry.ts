@@ -77,6 +77,12 @@ export function createMetrics() {
       help: 'UTF-8 bytes of the line text of the lines counted in logstead_ingest_lines_total (the size field of a stored line).',
       registers,
     }),
+    ingestMetaUnindexed: new Counter({
+      name: 'logstead_ingest_meta_unindexed_lines_total',
+      help: 'Stored lines whose meta is kept as text only, not searchable as fields, by reason (type-conflict, daily-cap, too-large, not-an-object).',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     ingestRequestBytes: new Counter({
       name: 'logstead_ingest_request_bytes_total',
       help: 'Request body bytes read on the ingest routes as they arrived (before decompression), whatever the answer.',

@@ -32,7 +32,7 @@ test('a webhook to any spelling of loopback is refused without a connection, and
   assert.equal(receiver.received.length, 0);
   // The spellings that the system can connect to do reach the receiver when allowed: the refusal above is what stopped them.
   for (const host of ['2130706433', '0x7f.1', '0177.0.0.1', '127.1', '[::ffff:127.0.0.1]', 'localhost']) {
-    assert.deepEqual(await post(`http://${host}:${receiver.port}/allowed`, true), { ok: true, retry: false, detail: 'HTTP 200' }, host);
+    assert.deepEqual(await post(`http://${host}:${receiver.port}/allowed`, true), { ok: true, retry: false, detail: 'HTTP 200', status: 200 }, host);
   }
   assert.equal(receiver.received.length, 6);
 });
@@ -56,7 +56,7 @@ test('a redirect is not followed: it is the answer', async () => {
   await new Promise<void>((resolve) => bouncer.listen(0, '127.0.0.1', resolve));
   try {
     const result = await post(`http://127.0.0.1:${(bouncer.address() as AddressInfo).port}/`, true);
-    assert.deepEqual(result, { ok: false, retry: false, detail: 'HTTP 302' });
+    assert.deepEqual(result, { ok: false, retry: false, detail: 'HTTP 302', status: 302 });
     assert.ok(!receiver.received.some((hook) => hook.path === '/bounced'), 'the redirect target was not requested');
   } finally {
     bouncer.closeAllConnections();
@@ -67,9 +67,9 @@ test('a redirect is not followed: it is the answer', async () => {
 test('5xx and 429 are retried, other 4xx are not, and a closed port is a network error to retry', async () => {
   receiver.answer(500, 429, 404);
   const send = () => httpSend({ url: `${receiver.url}/y`, method: 'PUT', headers: {}, body: 'x' }, true);
-  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 500' });
-  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 429' });
-  assert.deepEqual(await send(), { ok: false, retry: false, detail: 'HTTP 404' });
+  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 500', status: 500 });
+  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 429', status: 429 });
+  assert.deepEqual(await send(), { ok: false, retry: false, detail: 'HTTP 404', status: 404 });
   const closed = await httpSend({ url: 'http://127.0.0.1:1/', method: 'POST', headers: {} }, true);
   assert.equal(closed.retry, true);
   assert.match(closed.detail, /ECONNREFUSED/);

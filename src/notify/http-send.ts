@@ -14,6 +14,8 @@ export interface SendResult {
   ok: boolean;
   retry: boolean;
   detail: string;
+  /** The receiver's answer code: the HTTP status, or the SMTP reply code; absent when none came. */
+  status?: number;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -45,7 +47,7 @@ export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<
         response.on('end', () => {
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          resolve({ ok, retry: !ok && (status >= 500 || status === 429), detail: `HTTP ${status}` });
+          resolve({ ok, retry: !ok && (status >= 500 || status === 429), detail: `HTTP ${status}`, status });
         });
       });
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { ConfigDb } from '../config/database.js';
+import type { DeliveryLogEntry } from '../wire/types.js';
 import type { SendResult } from './http-send.js';
 import { type DeliveryMessage, deliveryTarget } from './messages.js';
 
@@ -11,18 +12,7 @@ export interface OutboxOptions {
   attempted?: (integration: DeliveryMessage['integration'], outcome: 'delivered' | 'failed' | 'retry') => void;
 }
 
-export interface DeliveryLogEntry {
-  id: number;
-  integration: string;
-  target: string;
-  status: 'pending' | 'delivered' | 'failed';
-  viewid: string | null;
-  alertid: string | null;
-  kind: string | null;
-  created: number;
-  updated: number;
-  attempts: Array<{ at: number; outcome: string; detail: string }>;
-}
+export type { DeliveryLogEntry };
 
 const MAX_DELAY_MS = 10 * 60_000;
 const CONCURRENCY = 4;
@@ -107,8 +97,8 @@ export class Outbox {
     const delay = Math.min(MAX_DELAY_MS, this.options.retryBaseMs * 2 ** (tried - 1));
     this.db.transaction(() => {
       this.db
-        .prepare(`INSERT INTO delivery_attempts (delivery_id, at, outcome, detail) VALUES (?, ?, ?, ?)`)
-        .run(id, now, result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed', result.detail);
+        .prepare(`INSERT INTO delivery_attempts (delivery_id, at, outcome, detail, status_code) VALUES (?, ?, ?, ?, ?)`)
+        .run(id, now, result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed', result.detail, result.status ?? null);
       this.db
         .prepare(`UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`)
         .run(status, tried, now + delay, now, id);
@@ -118,29 +108,35 @@ export class Outbox {
     this.kick();
   }
 
-  /** An organisation's recent deliveries with every attempt, newest first. */
-  log(account: string, limit: number): DeliveryLogEntry[] {
+  /** An organisation's recent deliveries with every attempt, newest first; only one view's when `viewid` is given. */
+  log(account: string, limit: number, viewid?: string): DeliveryLogEntry[] {
     const rows = this.db
-      .prepare<[string, number], { id: number; integration: string; target: string; status: DeliveryLogEntry['status']; created_at: number; updated_at: number; viewid: string | null; alertid: string | null; kind: string | null }>(
-        `SELECT d.id, d.integration, d.target, d.status, d.created_at, d.updated_at, f.viewid, f.alertid, f.kind
+      .prepare<unknown[], { id: number; integration: string; target: string; status: DeliveryLogEntry['status']; created_at: number; updated_at: number; viewid: string | null; alertid: string | null; kind: string | null; window_start: number | null; matches: number | null }>(
+        `SELECT d.id, d.integration, d.target, d.status, d.created_at, d.updated_at, f.viewid, f.alertid, f.kind, f.window_start, f.matches
            FROM deliveries d LEFT JOIN alert_fires f ON f.id = d.fire_id
-          WHERE d.account = ? ORDER BY d.id DESC LIMIT ?`,
+          WHERE d.account = ? ${viewid === undefined ? '' : 'AND f.viewid = ?'} ORDER BY d.id DESC LIMIT ?`,
       )
-      .all(account, limit);
-    const attempts = this.db.prepare<[number], { at: number; outcome: string; detail: string }>(
-      `SELECT at, outcome, detail FROM delivery_attempts WHERE delivery_id = ? ORDER BY id`,
+      .all(...(viewid === undefined ? [account, limit] : [account, viewid, limit]));
+    const attempts = this.db.prepare<[number], { at: number; outcome: string; detail: string; status: number | null }>(
+      `SELECT at, outcome, detail, status_code AS status FROM delivery_attempts WHERE delivery_id = ? ORDER BY id`,
     );
-    return rows.map((row) => ({
-      id: row.id,
-      integration: row.integration,
-      target: row.target,
-      status: row.status,
-      viewid: row.viewid,
-      alertid: row.alertid,
-      kind: row.kind,
-      created: row.created_at,
-      updated: row.updated_at,
-      attempts: attempts.all(row.id),
-    }));
+    return rows.map((row) => {
+      const tried = attempts.all(row.id);
+      return {
+        id: row.id,
+        integration: row.integration,
+        target: row.target,
+        status: row.status,
+        viewid: row.viewid,
+        alertid: row.alertid,
+        kind: row.kind,
+        windowStart: row.window_start,
+        matches: row.matches,
+        created: row.created_at,
+        updated: row.updated_at,
+        retries: Math.max(0, tried.length - 1),
+        attempts: tried,
+      };
+    });
   }
 }

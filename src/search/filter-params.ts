@@ -1,4 +1,5 @@
 import { errors } from '../http/errors.js';
+import { LIMITS } from '../ingest/params.js';
 import { compileQuery } from '../query/compile.js';
 import type { LineFilter } from '../store/log-store.js';
 
@@ -12,11 +13,31 @@ export function oneParam(query: QueryParams, name: string): string | undefined {
   return String(value);
 }
 
-function listParam(query: QueryParams, name: string): string[] | undefined {
+/** The longest value each list filter can match: longer ones are cut or refused at ingest. */
+const LIST_LIMITS = { hosts: LIMITS.hostname, apps: LIMITS.app, levels: LIMITS.level, tags: LIMITS.tag } as const;
+
+/**
+ * A comma-separated filter list. A value no stored line can have (longer than ingest keeps) is a
+ * mistake, such as a missing comma or a pasted line, so it is refused rather than matching nothing.
+ */
+export function listParam(query: QueryParams, name: keyof typeof LIST_LIMITS): string[] | undefined {
   const value = oneParam(query, name);
   if (value === undefined) return undefined;
   const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const tooLong = items.find((item) => item.length > LIST_LIMITS[name]);
+  if (tooLong !== undefined) {
+    throw errors.invalidParameter(`Parameter "${name}" has a value longer than ${LIST_LIMITS[name]} characters, which no line can have: "${tooLong.slice(0, 40)}…".`);
+  }
   return items.length ? items : undefined;
+}
+
+/** One of a fixed set of words, or the default when absent; anything else is refused, naming the parameter. */
+export function choiceParam<T extends string>(query: QueryParams, name: string, choices: readonly T[], fallback: T): T {
+  const value = oneParam(query, name);
+  if (value === undefined || value.trim() === '') return fallback;
+  const chosen = choices.find((choice) => choice === value.trim().toLowerCase());
+  if (chosen === undefined) throw errors.invalidParameter(`Parameter "${name}" must be ${choices.map((choice) => `"${choice}"`).join(' or ')}, got "${value}".`);
+  return chosen;
 }
 
 /** from/to: Unix time in seconds or milliseconds, told apart by magnitude; `fallback` when absent, if given. */
@@ -62,7 +83,7 @@ export function parseTimeRange(query: QueryParams, defaults?: { fromMs: number; 
   const fromMs = timeParam(query, 'from', defaults?.fromMs);
   const to = oneParam(query, 'to');
   let toMs = timeParam(query, 'to', defaults?.toMs);
-  if (fromMs > toMs) throw errors.invalidParameter('Parameter "from" must not be later than "to".');
+  if (fromMs > toMs) throw errors.reversedTimeRange();
   if (to !== undefined && to.trim() !== '' && Number(to) < 1e11) toMs += 999;
   return { fromMs, toMs };
 }

@@ -1,25 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceAuth } from '../http/service-auth.js';
 import type { LogStore } from '../store/log-store.js';
+import type { HistogramBucket, HistogramResponse } from '../wire/types.js';
 import { type QueryParams, countParam, parseLineFilter } from './filter-params.js';
 
 const DEFAULT_BUCKETS = 60;
 const MAX_BUCKETS = 1000;
-
-export interface HistogramBucket {
-  /** Start of the bucket, Unix ms. */
-  ts: number;
-  count: number;
-  /** Counts per level; lines without a level count under "". */
-  levels: Record<string, number>;
-}
 
 /**
  * GET /v1/histogram: how many lines match, over time, split by level; the viewer's timeline.
  * Takes the export filters (from, to, hosts, apps, levels, tags, query) and `buckets`.
  */
 export async function histogramRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
-  app.get('/v1/histogram', async (request) => {
+  app.get('/v1/histogram', async (request): Promise<HistogramResponse> => {
     const account = deps.auth.account(request);
     const query = request.query as QueryParams;
     const filter = parseLineFilter(query);

@@ -29,8 +29,28 @@ test('facets list hosts, apps, levels and tags with counts, under the same filte
   assert.deepEqual(facets.app, [{ value: 'api', count: 40 }, { value: 'worker', count: 40 }]);
   assert.deepEqual(facets.level, [{ value: 'INFO', count: 60 }, { value: 'ERROR', count: 20 }]);
   assert.deepEqual(facets.tag, [{ value: 'blue', count: 80 }, { value: 'green', count: 40 }]);
-  const filtered = (await get(`/v1/viewer/facets?${range}&hosts=beta&query=${encodeURIComponent('level:error')}`)).json;
-  assert.deepEqual(filtered.host, [{ value: 'beta', count: 10 }]);
+  const filtered = (await get(`/v1/viewer/facets?${range}&apps=api&query=${encodeURIComponent('level:error')}`)).json;
+  assert.deepEqual(filtered.host, [], 'level:error lines are all from the worker app');
+  const errors = (await get(`/v1/viewer/facets?${range}&apps=worker&query=${encodeURIComponent('level:error')}`)).json;
+  assert.deepEqual(errors.host, [{ value: 'alpha', count: 10 }, { value: 'beta', count: 10 }]);
+});
+
+test("each facet menu counts under the query, the range and the other menus' selections, not its own", async () => {
+  const facets = (await get(`/v1/viewer/facets?${range}&hosts=beta&apps=api&levels=info&tags=green`)).json;
+  // Hosts: apps=api, levels=info, tags=green apply; hosts=beta does not, so alpha still shows (it has no green tag).
+  assert.deepEqual(facets.host, [{ value: 'beta', count: 20 }]);
+  // Apps: host beta, level info, tag green, not apps=api: both apps show.
+  assert.deepEqual(facets.app, [{ value: 'api', count: 20 }, { value: 'worker', count: 10 }]);
+  // Levels: host beta, app api, tag green: every api line is info.
+  assert.deepEqual(facets.level, [{ value: 'INFO', count: 20 }]);
+  // Tags: host beta, app api, level info: beta's lines carry both tags.
+  assert.deepEqual(facets.tag, [{ value: 'blue', count: 20 }, { value: 'green', count: 20 }]);
+  const byHost = (await get(`/v1/viewer/facets?${range}&hosts=alpha`)).json;
+  assert.deepEqual(byHost.host, [{ value: 'alpha', count: 40 }, { value: 'beta', count: 40 }], 'the selected host does not hide the others');
+  assert.deepEqual(byHost.tag, [{ value: 'blue', count: 40 }], 'other menus follow the host selection');
+  const searched = (await get(`/v1/viewer/facets?${range}&levels=error&query=step`)).json;
+  assert.deepEqual(searched.level, [{ value: 'INFO', count: 60 }, { value: 'ERROR', count: 20 }]);
+  assert.deepEqual(searched.host, [{ value: 'alpha', count: 10 }, { value: 'beta', count: 10 }]);
 });
 
 test('context shows the lines before and after from the same host, app or both, and pages outwards', async () => {
@@ -82,4 +102,31 @@ test('the largest search allowed runs on every search endpoint, and one term mor
   assert.equal(tooMany.status, 400);
   assert.equal(tooMany.json.code, 'BadRequest');
   assert.match(tooMany.json.error, /at most 200 search terms/);
+});
+
+test('a reversed time range gets the same catalogued answer on every read route', async () => {
+  const reversed = `from=${base + 60_000}&to=${base}`;
+  const answers = await Promise.all(['/v1/export', '/v2/export', '/v1/histogram', '/v1/viewer/facets'].map((path) => get(`${path}?${reversed}`)));
+  for (const answer of answers) {
+    assert.equal(answer.status, 400);
+    assert.deepEqual(answer.json, { error: 'The time range is reversed: "from" must not be later than "to".', code: 'BadRequest', status: 'error' });
+  }
+});
+
+test('malformed parameters are refused with a message naming them, not ignored', async () => {
+  const [target] = jsonLines((await get(`/v1/export?${range}&size=1`)).text);
+  const cases: Array<[string, string]> = [
+    [`/v1/viewer/context?id=${target._id}&ts=${target._ts}&anchor=sideways`, 'anchor'],
+    [`/v1/export?${range}&prefer=middle`, 'prefer'],
+    [`/v1/export?${range}&levels=${'x'.repeat(81)}`, 'levels'],
+    [`/v1/viewer/facets?${range}&hosts=${'h'.repeat(257)}`, 'hosts'],
+    [`/v1/histogram?from=abc&to=${base}`, 'from'],
+    [`/v1/histogram?${range}&buckets=many`, 'buckets'],
+  ];
+  for (const [path, name] of cases) {
+    const answer = await get(path);
+    assert.equal(answer.status, 400, path);
+    assert.match(answer.json.error, new RegExp(`"${name}"`), path);
+  }
+  assert.equal((await get(`/v1/export?${range}&prefer=HEAD&size=1`)).status, 200, 'choices are case-insensitive as before');
 });

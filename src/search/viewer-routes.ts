@@ -3,7 +3,8 @@ import { exportRecord } from '../export/record.js';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import type { LogStore, StoredLine } from '../store/log-store.js';
-import { type QueryParams, countParam, oneParam, parseLineFilter } from './filter-params.js';
+import type { ContextResponse, ExportRecord } from '../wire/types.js';
+import { type QueryParams, choiceParam, countParam, oneParam, parseLineFilter } from './filter-params.js';
 
 const CONTEXT_SPAN_MS = 30 * 24 * 3_600_000;
 
@@ -21,15 +22,14 @@ export async function viewerRoutes(app: FastifyInstance, deps: { auth: ServiceAu
    * same host, app or both. With `anchor=before` (or `after`) it returns only that side, starting
    * next to the given line, which is how "load more" pages outwards.
    */
-  app.get('/v1/viewer/context', async (request) => {
+  app.get('/v1/viewer/context', async (request): Promise<ContextResponse> => {
     const account = deps.auth.account(request);
     const query = request.query as QueryParams;
     const id = oneParam(query, 'id') ?? '';
     const ts = Number(oneParam(query, 'ts'));
     if (!/^\d{1,19}$/.test(id) || !Number.isSafeInteger(ts) || ts < 0) throw errors.invalidParameter('Parameters "id" and "ts" must identify a line (its _id and _ts).');
-    const by = oneParam(query, 'by') ?? 'both';
-    if (by !== 'host' && by !== 'app' && by !== 'both') throw errors.invalidParameter('Parameter "by" must be host, app or both.');
-    const side = oneParam(query, 'anchor');
+    const by = choiceParam(query, 'by', ['host', 'app', 'both'], 'both');
+    const side = choiceParam(query, 'anchor', ['before', 'after', 'both'], 'both');
     const line = await deps.store.lineAt(account, { ts, id });
     if (!line) throw errors.notFound('No such line.');
     const filter = {
@@ -39,9 +39,9 @@ export async function viewerRoutes(app: FastifyInstance, deps: { auth: ServiceAu
       hosts: by !== 'app' ? [line.host] : undefined,
       apps: by !== 'host' ? [line.app] : undefined,
     };
-    const around = async (prefer: 'head' | 'tail', limit: number) => {
+    const around = async (prefer: 'head' | 'tail', limit: number): Promise<ExportRecord[]> => {
       const rows: StoredLine[] = [];
-      if (limit === 0) return rows;
+      if (limit === 0) return [];
       for await (const chunk of deps.store.read(filter, { prefer, limit, after: { ts, id }, chronological: true })) rows.push(...chunk);
       return rows.map(exportRecord);
     };

@@ -1,4 +1,5 @@
 import type { SqlCondition } from '../query/to-sql.js';
+import type { FacetName, Facets } from '../wire/types.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import { LOGS_TABLE, ensureSchema } from './schema.js';
@@ -27,6 +28,11 @@ export interface StoredLine {
   meta: string;
   /** False when meta broke the per-organisation type rule and is kept only as text. */
   meta_indexed: boolean;
+  /**
+   * Why meta is not indexed, recorded at ingest: 'type-conflict', 'daily-cap', 'too-large' or
+   * 'not-an-object'; '' when indexed or without meta, and for lines stored before it was recorded.
+   */
+  meta_note?: string;
   /** JSON text of rarer source fields (pid, prival, containerid, labels), or ''. */
   extra: string;
   size: number;
@@ -43,6 +49,16 @@ export interface LineFilter {
   tags?: string[];
   /** A compiled search query (query/to-sql.ts). */
   condition?: SqlCondition;
+}
+
+/** One alert window's matching lines (LogStore.alertWindows). */
+export interface AlertWindowCount {
+  windowStart: number;
+  count: number;
+  /** Unix ms of the window's newest line. */
+  lastMs: number;
+  /** Unix ms of the window's nth line, when asked for and the window has that many. */
+  nthMs?: number;
 }
 
 export interface LinePosition {
@@ -66,7 +82,7 @@ const TAIL_CHUNK = 1000;
 
 // ts_ms, not ts: an alias named ts would shadow the column in WHERE and defeat the primary key.
 const columns = `account, toUnixTimestamp64Milli(ts) AS ts_ms, id, batch_id, host, app, level, env, file, ip, mac,
-  tags, line, logtype, fields, meta, meta_indexed, extra, size`;
+  tags, line, logtype, fields, meta, meta_indexed, meta_note, extra, size`;
 
 /** Lines and their bytes (the sum of `size`: each line's text in UTF-8), for usage reports. */
 export interface Volume {
@@ -223,18 +239,25 @@ export class LogStore {
     return rows.map((row) => ({ bucket: Number(row.bucket), level: row.level, count: Number(row.count) }));
   }
 
-  /** The most frequent hosts, apps, levels and tags among a filter's lines, with their counts. */
-  async facets(filter: LineFilter, limit: number): Promise<Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>> {
-    const { where, params } = this.selection(filter);
-    params.facetLimit = limit;
-    const per = (expression: string, name: string) =>
-      `SELECT '${name}' AS facet, toString(${expression}) AS value, count() AS count FROM ${LOGS_TABLE}
+  /**
+   * The most frequent hosts, apps, levels and tags among a filter's lines, with their counts. Each
+   * menu cross-filters as Kibana's do: its counts take the query, the time range and the other
+   * menus' selections, but not its own, so the hosts not selected still show what choosing them
+   * would add.
+   */
+  async facets(filter: LineFilter, limit: number): Promise<Facets> {
+    const own: Record<FacetName, keyof LineFilter> = { host: 'hosts', app: 'apps', level: 'levels', tag: 'tags' };
+    const expressions: Record<FacetName, string> = { host: 'host', app: 'app', level: 'level', tag: 'arrayJoin(tags)' };
+    const params: SqlParams = { facetLimit: limit };
+    const parts = (Object.keys(own) as FacetName[]).map((name) => {
+      const { where, params: selectionParams } = this.selection({ ...filter, [own[name]]: undefined });
+      // Every part takes the same parameter names with the same values (less its own list), so they merge.
+      Object.assign(params, selectionParams);
+      return `SELECT '${name}' AS facet, toString(${expressions[name]}) AS value, count() AS count FROM ${LOGS_TABLE}
         WHERE ${where.join(' AND ')} GROUP BY value ORDER BY count DESC, value LIMIT {facetLimit:UInt32}`;
-    const rows = await this.executor.rows<{ facet: 'host' | 'app' | 'level' | 'tag'; value: string; count: string }>(
-      [per('host', 'host'), per('app', 'app'), per('level', 'level'), per('arrayJoin(tags)', 'tag')].join(' UNION ALL '),
-      params,
-    );
-    const result = { host: [], app: [], level: [], tag: [] } as Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>;
+    });
+    const rows = await this.executor.rows<{ facet: FacetName; value: string; count: string }>(parts.join(' UNION ALL '), params);
+    const result: Facets = { host: [], app: [], level: [], tag: [] };
     for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
     for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
     return result;
@@ -278,6 +301,33 @@ export class LogStore {
       apps: apps.map((row) => ({ name: row.name, ...volume(row) })),
       hosts: hosts.map((row) => ({ name: row.name, ...volume(row) })),
     };
+  }
+
+  /**
+   * Matching lines per alert window: windows `intervalMs` wide aligned to the epoch (as the live
+   * evaluator aligns them), each with its count and its newest line's time, and, given `nth`, the
+   * time of its nth line (when a presence + immediate alert would have reached its limit). Only
+   * windows with lines are returned, oldest first.
+   */
+  async alertWindows(filter: LineFilter, intervalMs: number, nth?: number): Promise<AlertWindowCount[]> {
+    const { where, params } = this.selection(filter);
+    params.intervalMs = intervalMs;
+    // Inlined, not bound: an aggregate function's parameter cannot be a query parameter.
+    const n = nth !== undefined && Number.isSafeInteger(nth) && nth > 0 ? nth : undefined;
+    const nthColumn = n ? `, toUnixTimestamp64Milli(arrayElement(groupArraySorted(${n})(ts), ${n})) AS nth` : '';
+    const rows = await this.executor.rows<{ window: string; count: string; last: string; nth?: string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(ts), {intervalMs:Int64}) * {intervalMs:Int64} AS window, count() AS count,
+              toUnixTimestamp64Milli(max(ts)) AS last${nthColumn}
+         FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+        GROUP BY window ORDER BY window`,
+      params,
+    );
+    return rows.map((row) => ({
+      windowStart: Number(row.window),
+      count: Number(row.count),
+      lastMs: Number(row.last),
+      ...(n && Number(row.count) >= n ? { nthMs: Number(row.nth) } : {}),
+    }));
   }
 
   /** One line, by its position. */

@@ -26,7 +26,7 @@ after(async () => {
 function row(overrides: Partial<StoredLine>): StoredLine {
   return {
     account: 'acct', ts: 1_763_800_000_123, id: '1', batch_id: 'b', host: 'h', app: 'a', level: 'INFO', env: '', file: '',
-    ip: '', mac: '', tags: [], line: 'x', logtype: 'text', fields: '', meta: '', meta_indexed: false, extra: '', size: 1,
+    ip: '', mac: '', tags: [], line: 'x', logtype: 'text', fields: '', meta: '', meta_indexed: false, meta_note: '', extra: '', size: 1,
     ...overrides,
   };
 }
@@ -47,7 +47,7 @@ test('every kind of text survives the trip through the engine unchanged', async 
   const rows = awkward.map((text, i) =>
     row({
       account: 'awkward', id: String(i + 1), ts: 1_763_800_000_000 + i, line: text, host: text.slice(0, 10), meta: text ? JSON.stringify({ text }) : '',
-      tags: [text, "o'clock", 'plain'], fields: text, extra: text, meta_indexed: i % 2 === 0, size: Buffer.byteLength(text),
+      tags: [text, "o'clock", 'plain'], fields: text, extra: text, meta_indexed: i % 2 === 0, meta_note: i % 2 === 0 ? '' : 'type-conflict', size: Buffer.byteLength(text),
     }),
   );
   await store.insert(Buffer.from(encodeRows(rows)));
@@ -63,5 +63,5 @@ test('timestamps keep their milliseconds', async () => {
 test('one encoded row is exactly one line of tab-separated fields', () => {
   const encoded = encodeRow(row({ line: 'a\tb\nc', tags: ['x\ty'] }));
   assert.equal(encoded.split('\n').length, 2);
-  assert.equal(encoded.split('\t').length, 19);
+  assert.equal(encoded.split('\t').length, 20);
 });

@@ -8,7 +8,7 @@ import type { StoredLine } from './log-store.js';
  */
 export const INSERT_COLUMNS = [
   'account', 'ts', 'id', 'batch_id', 'host', 'app', 'level', 'env', 'file', 'ip', 'mac', 'tags',
-  'line', 'logtype', 'fields', 'meta', 'meta_indexed', 'extra', 'size',
+  'line', 'logtype', 'fields', 'meta', 'meta_indexed', 'meta_note', 'extra', 'size',
 ] as const;
 
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
@@ -39,7 +39,7 @@ export function encodeRow(row: StoredLine): string {
   return (
     `${field(row.account)}\t${seconds(row.ts)}\t${row.id}\t${field(row.batch_id)}\t${field(row.host)}\t${field(row.app)}\t` +
     `${field(row.level)}\t${field(row.env)}\t${field(row.file)}\t${field(row.ip)}\t${field(row.mac)}\t${list(row.tags)}\t` +
-    `${field(row.line)}\t${field(row.logtype)}\t${field(row.fields)}\t${field(row.meta)}\t${row.meta_indexed ? 'true' : 'false'}\t` +
+    `${field(row.line)}\t${field(row.logtype)}\t${field(row.fields)}\t${field(row.meta)}\t${row.meta_indexed ? 'true' : 'false'}\t${field(row.meta_note ?? '')}\t` +
     `${field(row.extra)}\t${row.size}\n`
   );
 }

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { compileQuery } from '../query/compile.js';
 import { openChdbExecutor } from './chdb-executor.js';
 import { LogStore } from './log-store.js';
+import { encodeRow } from './row-encoding.js';
 import { INDEXED_TEXT, SEARCH_TEXT, ensureSchema } from './schema.js';
 
 test('a log table from before the token index gets it, built for the lines already stored', async () => {
@@ -36,6 +37,11 @@ test('a log table from before the token index gets it, built for the lines alrea
     assert.equal(await found('vet'), 1);
     assert.equal(await found('"disk fail"'), 1);
     assert.equal(await found('==fail'), 0);
+    // The table gains meta_note, empty for the lines it had, and takes new rows with it.
+    await store.insert(Buffer.from(encodeRow({ account: 'old', ts: 1763800000001, id: '2', batch_id: 'b', host: 'h', app: 'a', level: '', env: '', file: '', ip: '', mac: '', tags: [], line: 'new line', logtype: 'text', fields: '', meta: '{"user":"x"}', meta_indexed: false, meta_note: 'type-conflict', extra: '', size: 8 })));
+    const notes: string[] = [];
+    for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12 }, { prefer: 'head', limit: 10, chronological: true })) notes.push(...rows.map((row) => row.meta_note ?? 'missing'));
+    assert.deepEqual(notes, ['', 'type-conflict']);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });

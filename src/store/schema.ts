@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
   fields       String CODEC(ZSTD(3)),
   meta         String CODEC(ZSTD(3)),
   meta_indexed Bool,
+  meta_note    LowCardinality(String) DEFAULT '',
   extra        String CODEC(ZSTD(3)),
   size         UInt32 CODEC(T64, LZ4),
   INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}
@@ -76,6 +77,8 @@ SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base =
 export async function ensureSchema(executor: SqlExecutor): Promise<void> {
   await executor.exec(createLogsTable);
   await executor.exec(`ALTER TABLE ${LOGS_TABLE} MODIFY SETTING merge_selector_base = 10`);
+  // Why a line's meta is unindexed; older tables gain it empty (their lines read as reason unknown).
+  await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed`);
   // Compared as the engine formats them, as it stores the expression reformatted.
   const indexes = await executor.rows<{ name: string; current: number }>(
     `SELECT name, formatQuerySingleLine(concat('SELECT ', expr)) = formatQuerySingleLine(concat('SELECT ', {expected:String})) AS current

@@ -83,6 +83,7 @@ test('bad keys and bad queries are refused before the upgrade', async () => {
   await assert.rejects(openTail('', {}), (error: { status: number }) => error.status === 401);
   await assert.rejects(openTail('', { authorization: 'Token nope' }), (error: { status: number }) => error.status === 401);
   await assert.rejects(openTail('q=(broken'), (error: { status: number }) => error.status === 400);
+  await assert.rejects(openTail(`levels=${'x'.repeat(81)}`), (error: { status: number }) => error.status === 400, 'a filter value no line can have');
 });
 
 test('the viewer session works, but not from another site', async () => {

@@ -5,7 +5,7 @@ import { isOwnOrigin } from '../http/origin.js';
 import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { parseRequestQuery } from '../query/compile.js';
 import { lineMatcher } from '../query/line-matcher.js';
-import { type QueryParams, oneParam } from '../search/filter-params.js';
+import { type QueryParams, listParam, oneParam } from '../search/filter-params.js';
 import type { TailHub } from './hub.js';
 
 /** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */
@@ -14,11 +14,6 @@ export const MAX_LINES_PER_SECOND = 1000;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const PING_MS = 25_000;
 
-const list = (query: QueryParams, name: string) =>
-  oneParam(query, name)
-    ?.split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
 
 interface TailRequest {
   /** Who opened the tail: it closes when their key is revoked, their session ends or the organisation is deactivated. */
@@ -60,10 +55,10 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
         const query = request.query as QueryParams;
         const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';
         parseRequestQuery(q);
-        const levels = list(query, 'levels')?.map((level) => level.toUpperCase());
+        const levels = listParam(query, 'levels')?.map((level) => level.toUpperCase());
         prepared.set(request, {
           principal,
-          matches: lineMatcher({ query: q, hosts: list(query, 'hosts'), apps: list(query, 'apps'), levels, tags: list(query, 'tags') }),
+          matches: lineMatcher({ query: q, hosts: listParam(query, 'hosts'), apps: listParam(query, 'apps'), levels, tags: listParam(query, 'tags') }),
         });
       },
     },

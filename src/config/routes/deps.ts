@@ -2,6 +2,7 @@ import type { ServiceAuth } from '../../http/service-auth.js';
 import type { MetaTypeRegistry } from '../../ingest/meta-types.js';
 import type { Accounts } from '../accounts.js';
 import type { Categories } from '../categories.js';
+import type { DeliveryAbilities } from '../channel-warnings.js';
 import type { Presets } from '../presets.js';
 import type { Views } from '../views.js';
 
@@ -13,4 +14,6 @@ export interface ConfigDeps {
   presets: Presets;
   categories: Categories;
   metaTypes: MetaTypeRegistry;
+  /** What deliveries can do here, for the warnings a saved view gets. */
+  delivery: DeliveryAbilities;
 }

@@ -249,6 +249,28 @@ describe('validation (compat reference §5.5)', () => {
   });
 });
 
+describe('validation errors name the field in words', () => {
+  test('each detail carries a human field label beside Joi\'s key and message', async () => {
+    const cases: Array<[Record<string, unknown>, string[]]> = [
+      [{ name: 'x' }, ['One of: Search query, Hosts, Apps, Levels, Tags']],
+      [{ query: 'x' }, ['Name']],
+      [{ name: 'x', query: 'x', channels: [emailChannel, { ...webhookChannel, url: 'not a url' }] }, ['Alert channel 2: Webhook URL']],
+      [{ name: 'x', query: 'x', channels: [{ ...emailChannel, emails: ['ops@example.com', 'nope'] }] }, ['Alert channel 1: E-mail recipients, item 2']],
+      [{ name: 'x', query: 'x', channels: [{ ...emailChannel, triggerinterval: '2m', triggerlimit: 0 }] }, ['Alert channel 1: Line count', 'Alert channel 1: Time window']],
+      [{ name: 'x', query: 'x', channels: [{ ...webhookChannel, headers: { 'x-a': 'a\r\nb' } }] }, ['Alert channel 1: Webhook headers, x-a']],
+      [{ name: 'x', query: 'x', channels: [{ ...emailChannel, immediate: false, terminal: false }] }, ['Alert channel 1']],
+      [{ name: 'x', query: 'level:' }, ['Search query']],
+      [{ name: 'x', query: 'x', presetid: 'ffffffffff' }, ['Preset alert']],
+    ];
+    for (const [body, fields] of cases) {
+      const reply = await call('POST', '/v1/config/view', body);
+      assert.equal(reply.status, 400, reply.text);
+      assert.deepEqual(reply.json.details.map((d: { field: string }) => d.field).sort(), [...fields].sort(), JSON.stringify(body));
+      for (const detail of reply.json.details) assert.ok(detail.key && detail.message, 'key and message stay for compatibility');
+    }
+  });
+});
+
 describe('preset alerts', () => {
   test('POST, GET, PUT and DELETE, with the dialects of each verb', async () => {
     const created = await call('POST', '/v1/config/presetalert', { name: 'On-call', channels: [emailChannel] });

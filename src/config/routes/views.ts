@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../http/errors.js';
 import { QueryParseError, parseQuery } from '../../query/parser.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from '../channels.js';
+import { channelWarnings } from '../channel-warnings.js';
+import { fieldLabel } from '../field-labels.js';
 import { validate } from '../validation.js';
 import type { View, ViewFilters } from '../views.js';
 import type { ConfigDeps } from './deps.js';
@@ -55,11 +57,11 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
         parseQuery(body.query);
       } catch (error) {
         if (!(error instanceof QueryParseError)) throw error;
-        throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query' }]);
+        throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
       }
     }
     if (body.presetid && !presets.get(account, body.presetid)) {
-      throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid' }]);
+      throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid', field: fieldLabel(['presetid']) }]);
     }
     const filters: ViewFilters = {};
     for (const key of ['query', 'hosts', 'apps', 'levels', 'tags', 'description'] as const) {
@@ -111,9 +113,15 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
     return present(view, 'read');
   });
 
+  /** The write answer, with warnings about channels that will not deliver when there are any. */
+  const saved = async (view: View) => {
+    const warnings = await channelWarnings(view.channels, deps.delivery);
+    return { ...present(view, 'write'), ...(warnings.length ? { warnings } : {}) };
+  };
+
   app.post('/v1/config/view', async (request) => {
     const account = auth.account(request);
-    return present(views.create(account, readBody(account, request)), 'write');
+    return saved(views.create(account, readBody(account, request)));
   });
 
   app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
@@ -122,7 +130,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
     if (!existing) throw errors.nothingToConfigure();
     const replaced = views.replace(account, request.params.viewid, readBody(account, request, existing.channels));
     if (!replaced) throw errors.nothingToConfigure();
-    return present(replaced, 'write');
+    return saved(replaced);
   });
 
   app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {

@@ -1,26 +1,29 @@
 /** The viewer talks to the same APIs as every other client, with its session cookie. */
 
-export interface LogLine {
-  _id: string;
-  _ts: number;
-  timestamp: string;
-  _line: string;
-  _app: string;
-  _host: string;
-  _file?: string;
-  level: string;
-  tags?: string[];
-  meta?: unknown;
-  [field: string]: unknown;
-}
+import type { ApiErrorBody } from '../../wire/types.js';
 
-export interface ApiErrorBody {
-  error: string;
-  code?: string;
-  position?: number;
-  expected?: string;
-  details?: Array<{ message: string; key: string }>;
-}
+// The answers' types are the server's own (src/wire/types.ts); the viewer's names for them stay.
+export type {
+  ApiErrorBody,
+  BacktestFiring,
+  BacktestResponse,
+  Channel,
+  ContextResponse,
+  DeliveryAttempt,
+  DeliveryLogEntry,
+  ExportPage as Page,
+  ExportRecord as LogLine,
+  Facets,
+  HistogramBucket,
+  HistogramResponse,
+  MetaUnindexedReason,
+  Preset,
+  SavedView,
+  TestSendResult,
+  ValidationDetail,
+  View,
+  ViewWarning,
+} from '../../wire/types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -73,53 +76,4 @@ export function filterParams(filters: Filters, extra: Record<string, string> = {
   if (filters.q) params.set('query', filters.q);
   for (const key of ['hosts', 'apps', 'levels', 'tags'] as const) if (filters[key].length) params.set(key, filters[key].join(','));
   return params.toString();
-}
-
-export interface Page {
-  lines: LogLine[];
-  pagination_id: string | null;
-}
-
-export interface HistogramBucket {
-  ts: number;
-  count: number;
-  levels: Record<string, number>;
-}
-
-export type Facets = Record<'host' | 'app' | 'level' | 'tag', Array<{ value: string; count: number }>>;
-
-export interface Channel {
-  alertid?: string;
-  integration: string;
-  operator?: string;
-  triggerlimit: number;
-  triggerinterval?: string;
-  immediate?: boolean;
-  terminal?: boolean;
-  emails?: string[];
-  timezone?: string;
-  url?: string;
-  method?: string;
-  headers?: Record<string, string>;
-  bodyTemplate?: string;
-  key?: string;
-}
-
-export interface View {
-  viewid: string;
-  name: string;
-  query: string;
-  hosts: string[];
-  apps: string[];
-  levels: string[];
-  tags: string[];
-  category: string[];
-  presetids: string[];
-  channels: Channel[];
-}
-
-export interface Preset {
-  presetid: string;
-  name: string;
-  channels: Channel[];
 }

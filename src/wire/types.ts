@@ -1,0 +1,215 @@
+/**
+ * The JSON the HTTP APIs answer with, shared by the server's routes and the web app (src/web/app).
+ * Types only: nothing here may import server code, so the browser build can take it as it is.
+ */
+
+/** One line as /v1/export, /v2/export, the live tail and the viewer APIs give it. */
+export interface ExportRecord {
+  _id: string;
+  _ts: number;
+  timestamp: string;
+  _line: string;
+  _app: string;
+  _host: string;
+  _file?: string;
+  _ip?: string;
+  _mac?: string;
+  _account?: string;
+  _bid?: string;
+  _ingester?: string;
+  _logtype?: string;
+  _mezmo_line_size?: number;
+  level: string;
+  env?: string;
+  tags?: string[];
+  meta?: unknown;
+  /**
+   * Present when the line's meta is kept as text only (not searchable as fields), saying why:
+   * its type differs from the type a field already has, the organisation's daily cap on new
+   * fields was reached, it is over the 32 KB limit, it is not an object, or (lines stored before
+   * the reason was recorded) unknown.
+   */
+  _metaUnindexed?: MetaUnindexedReason;
+  /** Fields parsed from a JSON line, at the top level. */
+  [field: string]: unknown;
+}
+
+export type MetaUnindexedReason = 'type-conflict' | 'daily-cap' | 'too-large' | 'not-an-object' | 'unknown';
+
+/** GET /v2/export. */
+export interface ExportPage {
+  lines: ExportRecord[];
+  pagination_id: string | null;
+}
+
+/** One bucket of GET /v1/histogram. */
+export interface HistogramBucket {
+  /** Start of the bucket, Unix ms. */
+  ts: number;
+  count: number;
+  /** Counts per level; lines without a level count under "". */
+  levels: Record<string, number>;
+}
+
+/** GET /v1/histogram. */
+export interface HistogramResponse {
+  from: number;
+  to: number;
+  /** Bucket width in ms. */
+  interval: number;
+  buckets: HistogramBucket[];
+}
+
+export type FacetName = 'host' | 'app' | 'level' | 'tag';
+
+/** GET /v1/viewer/facets: each menu's values, counted under every selection but its own. */
+export type Facets = Record<FacetName, Array<{ value: string; count: number }>>;
+
+/** GET /v1/viewer/context. */
+export interface ContextResponse {
+  line: ExportRecord;
+  by: 'host' | 'app' | 'both';
+  before: ExportRecord[];
+  after: ExportRecord[];
+}
+
+/** An alert channel as the configuration API reads it back. */
+export interface Channel {
+  alertid?: string;
+  integration: string;
+  operator?: string;
+  triggerlimit: number;
+  triggerinterval?: string;
+  immediate?: boolean;
+  terminal?: boolean;
+  emails?: string[];
+  timezone?: string;
+  url?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  bodyTemplate?: string;
+  key?: string;
+}
+
+/** A view as GET /v1/config/view(/:viewid) reads it. */
+export interface View {
+  viewid: string;
+  name: string;
+  query: string;
+  hosts: string[];
+  apps: string[];
+  levels: string[];
+  tags: string[];
+  category: string[];
+  description?: string;
+  presetids: string[];
+  channels: Channel[];
+  account?: string;
+  _created?: string;
+  _modified?: string;
+}
+
+/**
+ * Something a saved view will not do as its author may expect (the view is saved all the same):
+ * POST and PUT /v1/config/view answer with `warnings` when there are any.
+ */
+export interface ViewWarning {
+  /** The channel's position in the body's `channels`, from 0. */
+  channel: number;
+  code: 'smtp-not-configured' | 'internal-address';
+  message: string;
+}
+
+/** POST / PUT /v1/config/view: the view in the write dialect, plus warnings. */
+export type SavedView = Omit<View, 'channels'> & { channels: Array<Record<string, unknown>>; warnings?: ViewWarning[] };
+
+export interface Preset {
+  presetid: string;
+  name: string;
+  channels: Channel[];
+}
+
+/** One attempt to deliver a notification. */
+export interface DeliveryAttempt {
+  /** Unix ms. */
+  at: number;
+  outcome: 'delivered' | 'will retry' | 'failed' | string;
+  detail: string;
+  /** The receiver's HTTP status or SMTP reply code; null when no answer came. */
+  status: number | null;
+}
+
+/** One entry of GET /v1/alerts/deliveries. */
+export interface DeliveryLogEntry {
+  id: number;
+  integration: string;
+  /** The URL or the e-mail addresses. */
+  target: string;
+  status: 'pending' | 'delivered' | 'failed';
+  viewid: string | null;
+  alertid: string | null;
+  /** The alert's kind (immediate, terminal, absence); null for deliveries of e-mailed exports. */
+  kind: string | null;
+  /** The alert window that fired, Unix ms; null without an alert. */
+  windowStart: number | null;
+  /** Lines the notification counted; null without an alert. */
+  matches: number | null;
+  created: number;
+  updated: number;
+  /** Attempts after the first. */
+  retries: number;
+  attempts: DeliveryAttempt[];
+}
+
+/** POST /v1/alerts/test-channel. */
+export interface TestSendResult {
+  ok: boolean;
+  /** The receiver's HTTP status or SMTP reply code; null when none came (refused, unreachable, no SMTP). */
+  status: number | null;
+  detail: string;
+}
+
+/** POST /v1/alerts/backtest: one firing the rule would have made. */
+export interface BacktestFiring {
+  /** When it would have fired, Unix ms. */
+  at: number;
+  windowStart: number;
+  windowEnd: number;
+  kind: 'immediate' | 'terminal' | 'absence';
+  /** Lines the notification would have carried as its count. */
+  lines: number;
+  /** All matching lines of the window. */
+  windowLines: number;
+}
+
+export interface BacktestResponse {
+  firings: BacktestFiring[];
+  /** Whole windows evaluated. */
+  windows: number;
+  evaluatedFrom: number;
+  evaluatedTo: number;
+  /** Window width, ms. */
+  intervalMs: number;
+}
+
+/** One detail of a validation error (400 with `details`). */
+export interface ValidationDetail {
+  /** Joi's message, as Mezmo gives it. */
+  message: string;
+  /** Joi's label of the path, e.g. channels[0].url. */
+  key: string;
+  /** The field in words, e.g. "Alert channel 1: Webhook URL". */
+  field: string;
+}
+
+/** Every error body: `error` always; the rest by kind. */
+export interface ApiErrorBody {
+  error: string;
+  code?: string;
+  status?: string;
+  /** A search query that does not parse. */
+  position?: number;
+  expected?: string;
+  details?: ValidationDetail[];
+  retryAfter?: number;
+}
