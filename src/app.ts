@@ -177,7 +177,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     linkHours: settings.exportLinkHours,
     publicUrl: () => publicUrl,
     now: options.now ?? Date.now,
-    keyIsLive: (keyId) => accounts.keyIsLive(keyId),
+    keyIsLive: (keyId, openedAt) => accounts.keyIsLive(keyId, openedAt),
   });
   await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
   await app.register(histogramRoute, { auth, store });

@@ -62,8 +62,8 @@ export class Accounts {
         WHERE k.key_hash = ? AND k.type = ? AND k.revoked_at IS NULL AND a.active = 1`,
     );
     this.retentionOf = db.prepare<[string], { retention_days: number | null }>(`SELECT retention_days FROM accounts WHERE account = ?`);
-    this.liveKey = db.prepare<[string], { account: string }>(
-      `SELECT k.account FROM api_keys k JOIN accounts a ON a.account = k.account
+    this.liveKey = db.prepare<[string], { account: string; deactivated_at: number | null }>(
+      `SELECT k.account, a.deactivated_at FROM api_keys k JOIN accounts a ON a.account = k.account
         WHERE k.id = ? AND k.revoked_at IS NULL AND a.active = 1`,
     );
     this.insertKey = db.prepare(
@@ -84,10 +84,14 @@ export class Accounts {
 
   /**
    * Whether a key, by id, may still act: not revoked, and its organisation active. Whatever a key
-   * opened (sessions, live tails, e-mailed export links) asks this, so revocation reaches it.
+   * opened (sessions, live tails, e-mailed export links) asks this, so revocation reaches it. With
+   * `openedAt`, also whether the organisation has not been deactivated since: what a deactivation
+   * ended stays ended after the organisation is reactivated.
    */
-  keyIsLive(keyId: string): boolean {
-    return this.liveKey.get(keyId) !== undefined;
+  keyIsLive(keyId: string, openedAt?: number): boolean {
+    const key = this.liveKey.get(keyId);
+    if (key === undefined) return false;
+    return openedAt === undefined || key.deactivated_at === null || key.deactivated_at < openedAt;
   }
 
   createAccount(name: string): NewAccount {
@@ -172,7 +176,9 @@ export class Accounts {
   /** Deactivating signs out every viewer session of the organisation; its keys stop working at once. */
   setActive(account: string, active: boolean): boolean {
     return this.db.transaction(() => {
-      const changed = this.db.prepare(`UPDATE accounts SET active = ? WHERE account = ?`).run(active ? 1 : 0, account).changes;
+      const changed = active
+        ? this.db.prepare(`UPDATE accounts SET active = 1 WHERE account = ?`).run(account).changes
+        : this.db.prepare(`UPDATE accounts SET active = 0, deactivated_at = ? WHERE account = ?`).run(Date.now(), account).changes;
       if (!active) this.db.prepare(`DELETE FROM sessions WHERE account = ?`).run(account);
       return changed > 0;
     })();

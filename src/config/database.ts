@@ -130,6 +130,9 @@ const migrations: string[] = [
   // The receiver's answer code of a delivery attempt (HTTP status or SMTP reply code), for the
   // delivery history; NULL when none came (a network error) and for attempts made before this step.
   `ALTER TABLE delivery_attempts ADD COLUMN status_code INTEGER;`,
+  // When an organisation was last deactivated (Unix ms): what was opened before it stays ended,
+  // even once the organisation is active again.
+  `ALTER TABLE accounts ADD COLUMN deactivated_at INTEGER;`,
 ];
 
 /** Opens (creating if needed) the configuration database under the data directory. */

@@ -26,8 +26,8 @@ export interface EmailExportsOptions {
   linkHours: number;
   publicUrl: () => string;
   now: () => number;
-  /** Whether a key is still unrevoked and its organisation active. */
-  keyIsLive: (keyId: string) => boolean;
+  /** Whether a key is still unrevoked and its organisation active, and not deactivated since `openedAt`. */
+  keyIsLive: (keyId: string, openedAt: number) => boolean;
 }
 
 /**
@@ -68,8 +68,8 @@ export class EmailExports {
     return path.join(this.dir, `${id}.jsonl.gz`);
   }
 
-  private sign(id: string, expires: number, keyId: string): string {
-    return createHmac('sha256', this.secret).update(`${id}:${expires}:${keyId}`).digest('base64url');
+  private sign(id: string, expires: number, keyId: string, issued: number): string {
+    return createHmac('sha256', this.secret).update(`${id}:${expires}:${keyId}:${issued}`).digest('base64url');
   }
 
   /**
@@ -77,13 +77,14 @@ export class EmailExports {
    * since been revoked (or whose organisation was deactivated), 'expired', 'missing'. The link
    * names the key that asked, under the signature, so it stops working with that key.
    */
-  resolveDownload(link: { id: string; expires: string; key: string; signature: string }): { file: string } | 'forbidden' | 'expired' | 'missing' {
-    const { id, expires, key, signature } = link;
-    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires) || !/^[\w-]{1,64}$/.test(key)) return 'forbidden';
-    const expected = Buffer.from(this.sign(id, Number(expires), key));
+  resolveDownload(link: { id: string; expires: string; key: string; issued: string; signature: string }): { file: string } | 'forbidden' | 'expired' | 'missing' {
+    const { id, expires, key, issued, signature } = link;
+    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires) || !/^\d{1,16}$/.test(issued) || !/^[\w-]{1,64}$/.test(key)) return 'forbidden';
+    const expected = Buffer.from(this.sign(id, Number(expires), key, Number(issued)));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
-    if (!this.options.keyIsLive(key)) return 'forbidden';
+    // A deactivation ends the link for good, even once the organisation is active again.
+    if (!this.options.keyIsLive(key, Number(issued))) return 'forbidden';
     if (Number(expires) < this.options.now()) return 'expired';
     const file = this.file(id);
     return fs.existsSync(file) ? { file } : 'missing';
@@ -111,8 +112,10 @@ export class EmailExports {
     await pipeline(Readable.from(jsonLines()), zlib.createGzip(), fs.createWriteStream(file, { mode: 0o600 }));
 
     const expires = this.options.now() + this.options.linkHours * 3_600_000;
-    const signature = this.sign(id, expires, request.keyId);
-    const link = `${this.options.publicUrl()}/v1/export/download/${id}?expires=${expires}&key=${request.keyId}&signature=${signature}`;
+    // Real time, not the injectable clock: it is compared with when the organisation was deactivated.
+    const issued = Date.now();
+    const signature = this.sign(id, expires, request.keyId, issued);
+    const link = `${this.options.publicUrl()}/v1/export/download/${id}?expires=${expires}&key=${request.keyId}&issued=${issued}&signature=${signature}`;
     const filename = `logstead-export-${new Date(request.filter.fromMs).toISOString().slice(0, 10)}-${id.slice(0, 8)}.jsonl.gz`;
     const attach = fs.statSync(file).size <= ATTACH_BYTES;
     const range = `${new Date(request.filter.fromMs).toISOString()} to ${new Date(request.filter.toMs).toISOString()}`;

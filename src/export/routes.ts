@@ -52,9 +52,9 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
 
   // The signed link is the credential: whoever has it may download until it expires, or until the
   // key that asked for it is revoked or its organisation deactivated.
-  app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
-    const { expires = '', key = '', signature = '' } = request.query;
-    const found = deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), signature: String(signature) });
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; issued?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
+    const { expires = '', key = '', issued = '', signature = '' } = request.query;
+    const found = deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), issued: String(issued), signature: String(signature) });
     if (found === 'forbidden') return reply.code(403).send(errors.downloadForbidden().body);
     if (found === 'expired') return reply.code(410).send(errors.downloadExpired().body);
     if (found === 'missing') throw errors.notFound('This export no longer exists.');

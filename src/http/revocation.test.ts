@@ -112,9 +112,12 @@ test('deactivating an organisation ends every session, tail and export link of i
   assert.equal(await bystanderTail.closed(100), 'open');
   bystanderTail.socket.close();
 
-  // Reactivation does not bring the ended sessions back: they were signed out.
+  // Reactivation brings nothing back: the sessions were signed out, and the link stays dead.
   server.withAccounts((accounts) => accounts.setActive(org.account, true));
   assert.equal((await viewsWith({ cookie: sessions[0].cookie })).status, 401);
+  assert.equal((await fetch(link)).status, 403, 'a link from before the deactivation stays dead');
+  const fresh = await emailedLink(org.spareKey, 'reactivated');
+  assert.equal((await fetch(fresh)).status, 200, 'a link asked for after reactivation works');
 });
 
 test('an export link cannot be moved to another key', async () => {

@@ -39,9 +39,9 @@ export class ServiceAuth {
   ) {}
 
   /** Whether what a principal opened may go on: its session (if any) is alive and its key live. */
-  stillAuthorised(principal: Principal): boolean {
+  stillAuthorised(principal: Principal, openedAt?: number): boolean {
     if (principal.sessionId !== undefined) return this.sessions.get(principal.sessionId) !== undefined;
-    return this.accounts.keyIsLive(principal.keyId);
+    return this.accounts.keyIsLive(principal.keyId, openedAt);
   }
 
   account(request: FastifyRequest, options: { changesState?: boolean } = {}): string {

@@ -89,8 +89,9 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       });
       // Pings keep proxies from cutting an idle tail.
       const ping = setInterval(() => socket.ping(), PING_MS);
+      const openedAt = Date.now();
       const credentialsCheck = setInterval(() => {
-        if (!deps.auth.stillAuthorised(tail.principal)) socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+        if (!deps.auth.stillAuthorised(tail.principal, openedAt)) socket.close(SESSION_ENDED, 'credentials revoked or session ended');
       }, CREDENTIALS_CHECK_MS);
       socket.on('close', () => {
         clearInterval(ping);
