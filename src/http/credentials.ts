@@ -24,21 +24,30 @@ function all(value: unknown): string[] {
     .filter(Boolean);
 }
 
-/** The key inside an Authorization header: Basic (user, or password when one is given), Token or Bearer. */
-function keyFromAuthorization(header: string | undefined): string | undefined {
-  if (!header) return undefined;
+/** Keys are 32 hex characters (config/ids.ts): how a Basic user name is told from a key. */
+const KEY_SHAPE = /^[0-9a-f]{32}$/i;
+
+/**
+ * The keys inside an Authorization header: Token or Bearer, or Basic with the key as user or as
+ * password. The password wins when both are given, as the Ruby SDK sends "username:<key>"; a key
+ * as user with something else as password counts too. Two different keys, one on each side, are
+ * both returned, for the caller to refuse.
+ */
+function keysFromAuthorization(header: string | undefined): string[] {
+  if (!header) return [];
   const space = header.indexOf(' ');
-  if (space < 0) return undefined;
+  if (space < 0) return [];
   const scheme = header.slice(0, space).toLowerCase();
   const value = header.slice(space + 1).trim();
-  if (scheme === 'token' || scheme === 'bearer') return value || undefined;
-  if (scheme !== 'basic') return undefined;
+  if (scheme === 'token' || scheme === 'bearer') return value ? [value] : [];
+  if (scheme !== 'basic') return [];
   const decoded = Buffer.from(value, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  const user = colon < 0 ? decoded : decoded.slice(0, colon);
-  const password = colon < 0 ? '' : decoded.slice(colon + 1);
-  // The Ruby SDK sends "username:<key>"; everyone else sends "<key>:".
-  return first(password) ?? first(user);
+  const user = first(colon < 0 ? decoded : decoded.slice(0, colon));
+  const password = first(colon < 0 ? '' : decoded.slice(colon + 1));
+  if (user && password && KEY_SHAPE.test(user)) return KEY_SHAPE.test(password) ? [password, user] : [user];
+  const key = password ?? user;
+  return key ? [key] : [];
 }
 
 /**
@@ -49,7 +58,7 @@ function keyFromAuthorization(header: string | undefined): string | undefined {
 export function presentedKeys(request: FastifyRequest, where: KeyLocations, extra: unknown[] = []): string[] {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const found = [
-    keyFromAuthorization(first(request.headers.authorization)),
+    ...keysFromAuthorization(first(request.headers.authorization)),
     ...all(request.headers[where.header]),
     ...all(query[where.query]),
     ...extra.map(first),

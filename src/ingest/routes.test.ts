@@ -47,6 +47,8 @@ describe('authentication', () => {
     ['apiKey header in another case', () => ({ query: 'hostname=h', headers: { ApiKey: key } })],
     ['Basic with the key as user', () => ({ query: 'hostname=h', headers: { authorization: basic(key) } })],
     ['Basic with the key as password', () => ({ query: 'hostname=h', headers: { authorization: basic('username', key) } })],
+    ['Basic with the key as user and something else as password', () => ({ query: 'hostname=h', headers: { authorization: basic(key, 'x') } })],
+    ['Basic with the same key on both sides', () => ({ query: 'hostname=h', headers: { authorization: basic(key, key) } })],
     ['apikey query parameter', () => ({ query: `hostname=h&apikey=${key}`, headers: {} })],
     ['Authorization: Token', () => ({ query: 'hostname=h', headers: { authorization: `Token ${key}` } })],
     ['the same key by two methods', () => ({ query: 'hostname=h', headers: { apikey: key, authorization: basic(key) } })],
@@ -69,6 +71,9 @@ describe('authentication', () => {
     const word = marker();
     const forms: Array<[string, Record<string, string>]> = [
       ['hostname=h', { apikey: key, authorization: basic(other) }],
+      // One key as Basic's user, another as its password: neither may win silently.
+      ['hostname=h', { authorization: basic(key, other) }],
+      ['hostname=h', { authorization: basic(other, key) }],
       [`hostname=h&apikey=${other}`, { authorization: `Token ${key}` }],
       // Even two keys that are both unknown: the rule is about the request, not the keys.
       ['hostname=h&apikey=unknown1', { apikey: 'unknown2' }],
