@@ -108,6 +108,7 @@ async function orgCommand(args: string[]): Promise<void> {
   } else if (action === 'retention') {
     const days = args[2];
     if (!value || !days) throw new UsageError('Usage: logstead org retention <account> <days|default>');
+    if (days !== 'default' && !/^\d+$/.test(days)) throw new AccountError(`Retention is a whole number of days, or "default", not "${days}".`);
     const own = days === 'default' ? null : Number(days);
     const found = withAccounts((accounts) => accounts.setRetention(value, own));
     if (!found) throw new AccountError(`No organisation has the account id "${value}".`);

@@ -114,7 +114,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxBatchLines: integer(env, 'LOGSTEAD_MAX_BATCH_LINES', 50_000, 1, 10_000_000),
     ingestWaitMs: integer(env, 'LOGSTEAD_INGEST_WAIT_MS', 10_000, 0, 600_000),
     driftToleranceMs: integer(env, 'LOGSTEAD_DRIFT_TOLERANCE_MS', 5_000, 0, 86_400_000),
-    shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+    shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 8_000, 0, 3_600_000),
     smtpUrl: address(env, 'LOGSTEAD_SMTP_URL', ['smtp:', 'smtps:'], 'smtp://user:pass@mail.example:587'),
     smtpFrom: env.LOGSTEAD_SMTP_FROM?.trim() || 'Logstead <logstead@localhost>',
     pagingUrl: address(env, 'LOGSTEAD_PAGING_URL', ['http:', 'https:'], PAGERDUTY_EVENTS_URL) ?? PAGERDUTY_EVENTS_URL,

@@ -7,6 +7,14 @@ const LINGER_MS = 5000;
 
 const answered = new WeakSet<Duplex>();
 
+/**
+ * The browser headers every other answer gets from helmet (security-headers.ts), for answers written
+ * before fastify sees the request: nothing in them is for a browser to run or frame.
+ */
+const SECURITY_HEADERS =
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\nX-Content-Type-Options: nosniff\r\n" +
+  'X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n';
+
 function apiErrorFor(error: NodeJS.ErrnoException): ApiError {
   if (error.code === 'HPE_HEADER_OVERFLOW') return errors.headersTooLarge();
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return errors.requestTimeout();
@@ -31,7 +39,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const json = JSON.stringify(body);
   if (socket.writable) {
     socket.end(
-      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n${SECURITY_HEADERS}` +
         `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
     );
   }

@@ -16,6 +16,8 @@ after(() => server.close());
 
 interface RawReply {
   status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
   body: any;
   /** How the connection ended for the client: a reset would lose the answer on many clients. */
   reset: boolean;
@@ -37,14 +39,20 @@ function raw(head: string, upload: Buffer = Buffer.alloc(0)): Promise<RawReply> 
       const text = Buffer.concat(chunks).toString('utf8');
       const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
       if (!match) return reject(new Error(`no HTTP answer (reset: ${reset}): ${JSON.stringify(text.slice(0, 200))}`));
-      const bodyText = text.slice(text.indexOf('\r\n\r\n') + 4);
+      const headEnd = text.indexOf('\r\n\r\n');
+      const bodyText = text.slice(headEnd + 4);
+      const headers: Record<string, string> = {};
+      for (const line of text.slice(0, headEnd).split('\r\n').slice(1)) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
       let body: unknown;
       try {
         body = JSON.parse(bodyText);
       } catch {
         body = bodyText;
       }
-      resolve({ status: Number(match[1]), body, reset });
+      resolve({ status: Number(match[1]), headers, body, reset });
     });
     socket.write(head);
     // The sender goes on uploading after the server has answered, as a real client would.
@@ -79,6 +87,9 @@ test('an unencoded space in the query (Fluent Bit: hostname=my host) gets the do
   );
   assert.equal(reply.status, 400);
   assert.deepEqual(reply.body, { error: 'Bad or missing parameters.', code: 'BadRequest', status: 'error' });
+  for (const header of ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy']) {
+    assert.ok(reply.headers[header], `the answer carries ${header}, as every other answer does`);
+  }
   assert.equal(reply.reset, false, 'the client read the answer before the connection closed, without a reset');
 });
 

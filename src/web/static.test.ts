@@ -46,3 +46,11 @@ test('API paths never fall back to the page', async () => {
   assert.equal(reply.status, 404);
   assert.equal(reply.json.code, 'NotFound');
 });
+
+test('a missing file is a 404, not the viewer page', async () => {
+  for (const address of ['/assets/gone-1234.js', '/robots.txt', '/favicon.ico', '/metrics/x']) {
+    const reply = await request(`${server.url}${address}`);
+    assert.equal(reply.status, 404, address);
+    assert.equal(reply.json.code, 'NotFound', address);
+  }
+});

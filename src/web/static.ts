@@ -7,7 +7,14 @@ import type { FastifyInstance } from 'fastify';
 /** The built viewer (vite build writes it to dist/web). */
 export const VIEWER_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 
-const API_PREFIXES = ['/v1/', '/v2/', '/logs/', '/api/', '/ws/', '/healthz'];
+const API_PREFIXES = ['/v1/', '/v2/', '/logs/', '/api/', '/ws/', '/healthz', '/metrics'];
+
+/**
+ * A path whose last segment has a file extension (/assets/old.js, /robots.txt) asks for a file:
+ * when there is none it is a 404, not the viewer page, which a browser or crawler would take for
+ * a script or text. The viewer's own addresses have no extension.
+ */
+const asksForAFile = (url: string) => /\.[A-Za-z0-9]+$/.test(url.split('?')[0].split('/').pop() ?? '');
 
 /** index.html names the current bundle, so browsers must ask again each time; a stale copy would load an old viewer. */
 const PAGE_CACHE = 'no-cache';
@@ -40,7 +47,7 @@ export async function viewerStatic(app: FastifyInstance): Promise<boolean> {
     },
   });
   app.get('/*', (request, reply) => {
-    if (API_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return reply.callNotFound();
+    if (API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) || asksForAFile(request.url)) return reply.callNotFound();
     return reply.sendFile('index.html');
   });
   return true;
