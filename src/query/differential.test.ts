@@ -92,6 +92,7 @@ function storedLine(sample: Sample, account: string, index: number, escaped = sa
     fields: json,
     meta: sample.meta ? JSON.stringify(sample.meta) : '',
     meta_indexed: sample.meta !== null && sample.metaIndexed,
+    meta_note: '',
     extra: '',
     size: Buffer.byteLength(line),
   };

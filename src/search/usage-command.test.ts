@@ -64,7 +64,7 @@ test('org usage opens the store itself when no server runs', async () => {
     assert.deepEqual(JSON.parse(result.stdout), { ...expected, account: server.org.account, to: Number(RANGE.to) });
     const bad = await cli('org', 'usage', server.org.account, '--to', '1', '--from', '5');
     assert.notEqual(bad.code, 0);
-    assert.match(bad.stderr, /Parameter "from" must not be later than "to"/);
+    assert.match(bad.stderr, /The time range is reversed: "from" must not be later than "to"/);
   } finally {
     await server.restart();
   }
