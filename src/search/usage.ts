@@ -1,5 +1,6 @@
 import type { Accounts } from '../config/accounts.js';
-import type { LogStore, Volume } from '../store/log-store.js';
+import type { LogStore } from '../store/log-store.js';
+import type { UsageReport } from '../wire/types.js';
 import { retainedFrom } from '../store/retention.js';
 import { type QueryParams, parseTimeRange } from './filter-params.js';
 
@@ -18,17 +19,8 @@ export function retentionInForce(accounts: Accounts, defaultDays: number, accoun
   return { retentionDays: own ?? defaultDays, retentionIsDefault: own === null };
 }
 
-/** What GET /v1/usage and `logstead org usage` answer; the README's "Usage" documents each field. */
-export interface UsageReport extends RetentionInForce {
-  account: string;
-  /** The range counted, Unix ms: `from` is never earlier than the retention keeps. */
-  from: number;
-  to: number;
-  totals: Volume & { metaUnindexedLines: number };
-  days: Array<Volume & { day: string }>;
-  topApps: Array<Volume & { name: string }>;
-  topHosts: Array<Volume & { name: string }>;
-}
+/** What GET /v1/usage and `logstead org usage` answer: the wire type, documented in the README's "Usage". */
+export type { UsageReport } from '../wire/types.js';
 
 /**
  * Usage reports, shared by the HTTP API, the running server's control socket and the offline

@@ -213,3 +213,25 @@ export interface ApiErrorBody {
   details?: ValidationDetail[];
   retryAfter?: number;
 }
+
+/** Lines and their bytes (each line's text in UTF-8). */
+export interface Volume {
+  lines: number;
+  bytes: number;
+}
+
+/** GET /v1/usage: an organisation's stored volume, and the retention in force (README "Usage"). */
+export interface UsageReport {
+  account: string;
+  /** The range counted, Unix ms: `from` is never earlier than the retention keeps. */
+  from: number;
+  to: number;
+  retentionDays: number;
+  /** True when the organisation has no retention of its own (LOGSTEAD_RETENTION_DAYS applies). */
+  retentionIsDefault: boolean;
+  totals: Volume & { metaUnindexedLines: number };
+  /** UTC days with lines, oldest first, e.g. 2026-11-24. */
+  days: Array<Volume & { day: string }>;
+  topApps: Array<Volume & { name: string }>;
+  topHosts: Array<Volume & { name: string }>;
+}
