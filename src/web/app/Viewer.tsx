@@ -1,0 +1,180 @@
+import { useRef, useState } from 'react';
+import { type LogLine, type View, api, filterParams } from './api.js';
+import { ContextPanel } from './components/ContextPanel.js';
+import { ExportMenu } from './components/ExportMenu.js';
+import { FilterMenus } from './components/FilterMenus.js';
+import { Histogram } from './components/Histogram.js';
+import { quote } from './components/LineDetails.js';
+import { LineList } from './components/LineList.js';
+import { QueryErrors } from './components/QueryErrors.js';
+import { TimeRangePicker } from './components/TimeRangePicker.js';
+import { ViewEditor } from './components/ViewEditor.js';
+import { ViewsSidebar } from './components/ViewsSidebar.js';
+import { useAlertLink } from './hooks/useAlertLink.js';
+import { useKeyboard } from './hooks/useKeyboard.js';
+import { useLiveLines } from './hooks/useLiveLines.js';
+import { useResults } from './hooks/useResults.js';
+import { useSearchState } from './hooks/useSearchState.js';
+import { useTheme } from './hooks/useTheme.js';
+import { useViews } from './hooks/useViews.js';
+import type { Session } from './session.js';
+
+const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+
+/** The signed-in viewer: the search bar, the views and filters, the timeline and the lines. */
+export function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+  const { state, filters, queryText, setQueryText, update, search } = useSearchState();
+  const results = useResults(filters);
+  const { lines, selected, setSelected, toggle, queryError, searchError } = results;
+  const config = useViews();
+  const live = useLiveLines(state.live && !queryError, filters, results);
+  const { theme, toggle: toggleTheme } = useTheme();
+  const [context, setContext] = useState<LogLine | null>(null);
+  const [editor, setEditor] = useState<View | 'new' | null>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
+
+  const openView = (view: View) => search(view.query, { view: view.viewid, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
+  useAlertLink({
+    state,
+    views: config.views,
+    viewsLoaded: config.loaded,
+    lines,
+    openView,
+    openLine: (index, line) => {
+      setSelected(index);
+      results.setExpanded(new Set([line._id]));
+    },
+  });
+  useKeyboard(searchBox, lines, selected, setSelected, toggle);
+
+  const addToQuery = (field: string, value: string) => {
+    const term = `${field}:${quote(value)}`;
+    search(state.q ? `${state.q} ${term}` : term);
+  };
+
+  const exportUrl = `/v1/export?${filterParams(filters, { size: '10000' })}`;
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">Logstead</span>
+        <form
+          className="search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            update({ q: queryText.trim() });
+          }}
+        >
+          <input
+            ref={searchBox}
+            className={`mono ${queryError ? 'invalid' : ''}`}
+            value={queryText}
+            onChange={(e) => setQueryText(e.target.value)}
+            placeholder='Search, e.g. level:error app:api "timed out"   (press / to focus)'
+            aria-label="Search query"
+            aria-invalid={!!queryError}
+            aria-describedby="query-error"
+            data-testid="query"
+          />
+          <button type="submit" className="primary">
+            Search
+          </button>
+        </form>
+        <TimeRangePicker range={state.range} from={filters.from} to={filters.to} onChange={(change) => update(change)} />
+        <label className="live-toggle">
+          <input type="checkbox" checked={state.live} onChange={(e) => update({ live: e.target.checked, ...(e.target.checked && state.range === 'custom' ? { range: '1h' } : {}) })} data-testid="live" />
+          Live tail
+          {state.live && (
+            <span className={`status ${live.status}`} data-testid="live-status" data-status={live.status}>
+              {live.status === 'live' ? 'on' : `${live.status}…`}
+            </span>
+          )}
+        </label>
+        <ExportMenu exportUrl={exportUrl} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
+        <button type="button" onClick={toggleTheme} aria-label="Switch theme" data-testid="theme" data-theme={theme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <span className="muted" title={session.account}>
+          {session.name}
+        </span>
+        <button
+          type="button"
+          onClick={async () => {
+            await api('DELETE', '/api/session');
+            onSignOut();
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
+      <div className="body">
+        <aside className="sidebar">
+          <ViewsSidebar
+            views={config.views}
+            current={state.view}
+            onOpen={openView}
+            onEdit={(view) => setEditor(view)}
+            onDelete={async (view) => {
+              if (!window.confirm(`Delete the view “${view.name}” and its alerts?`)) return;
+              await api('DELETE', `/v1/config/view/${view.viewid}`);
+              if (state.view === view.viewid) update({ view: '' });
+              await config.reload();
+            }}
+            onNew={() => setEditor('new')}
+          />
+          <FilterMenus facets={results.facets} selected={state} onChange={(kind, values) => update({ [kind]: values })} />
+        </aside>
+        <main className={`results ${results.stale ? 'stale' : ''}`} data-stale={results.stale}>
+          <Histogram
+            buckets={results.timeline.buckets}
+            interval={results.timeline.interval}
+            onZoom={(from, to) => update({ range: 'custom', from, to, live: false })}
+            onJump={(bucket) => update({ range: 'custom', from: bucket.ts, to: bucket.ts + results.timeline.interval - 1, live: false })}
+          />
+          {live.sampling.active && (
+            <p className="notice" data-testid="sampling">
+              Live tail is sampling: more than 1,000 lines a second match; {live.sampling.skipped.toLocaleString()} skipped so far.
+            </p>
+          )}
+          {results.loading && lines.length === 0 && <p className="muted">Searching…</p>}
+          {!results.loading && lines.length === 0 && !queryError && !searchError && <p className="muted empty">No lines match in this range.</p>}
+          <LineList
+            lines={lines}
+            selected={selected}
+            expanded={results.expanded}
+            onSelect={setSelected}
+            onToggle={toggle}
+            onFilter={addToQuery}
+            onContext={setContext}
+            onReachTop={() => void results.loadOlder()}
+            onAtBottomChange={live.setAtBottom}
+            follow={state.live && !live.paused}
+            prepended={results.prepended}
+            searchSerial={results.searchSerial}
+          />
+          {live.pending > 0 && (
+            <button type="button" className="new-lines" onClick={live.resume} data-testid="new-lines">
+              {plural(live.pending, 'new line')} — resume
+            </button>
+          )}
+        </main>
+      </div>
+      {context && <ContextPanel line={context} onClose={() => setContext(null)} />}
+      {editor && (
+        <ViewEditor
+          view={editor === 'new' ? null : editor}
+          search={{ query: state.q, hosts: state.hosts, apps: state.apps, levels: state.levels, tags: state.tags }}
+          presets={config.presets}
+          categories={config.categories}
+          onClose={() => setEditor(null)}
+          onSaved={async (view) => {
+            setEditor(null);
+            await config.reload();
+            update({ view: view.viewid });
+          }}
+        />
+      )}
+    </div>
+  );
+}
