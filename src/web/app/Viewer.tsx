@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { type LogLine, type View, api, filterParams } from './api.js';
 import { ContextPanel } from './components/ContextPanel.js';
 import { ExportMenu } from './components/ExportMenu.js';
@@ -6,6 +6,8 @@ import { FilterMenus } from './components/FilterMenus.js';
 import { Histogram } from './components/Histogram.js';
 import { quote } from './components/LineDetails.js';
 import { LineList } from './components/LineList.js';
+import { ListToolbar } from './components/ListToolbar.js';
+import { MatchPattern } from './components/Marked.js';
 import { QueryErrors } from './components/QueryErrors.js';
 import { TimeRangePicker } from './components/TimeRangePicker.js';
 import { ViewEditor } from './components/ViewEditor.js';
@@ -17,7 +19,12 @@ import { useResults } from './hooks/useResults.js';
 import { useSearchState } from './hooks/useSearchState.js';
 import { useTheme } from './hooks/useTheme.js';
 import { useViews } from './hooks/useViews.js';
+import { knownFields } from './line-fields.js';
+import { queryHints } from './query-hints.js';
+import { queryTerms } from './query-terms.js';
 import type { Session } from './session.js';
+import { DEFAULT_COLUMNS, urlProblems } from './url-state.js';
+import { columnsOf } from './view-columns.js';
 
 const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 
@@ -32,8 +39,19 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const [context, setContext] = useState<LogLine | null>(null);
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
+  const [raw, setRaw] = useState(() => localStorage.getItem('logstead-raw') === '1');
+  const [problems, setProblems] = useState(() => urlProblems());
+  const pattern = useMemo(() => queryTerms(state.q).pattern, [state.q]);
+  // Field names seen in any results this session: the columns offered and the names hints know.
+  const seenFields = useRef(new Set<string>());
+  const fields = useMemo(() => {
+    for (const name of knownFields(lines)) seenFields.current.add(name);
+    return new Set(seenFields.current);
+  }, [lines]);
+  const hints = useMemo(() => queryHints(state.q, fields), [state.q, fields]);
 
-  const openView = (view: View) => search(view.query, { view: view.viewid, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags });
+  const openView = (view: View) =>
+    search(view.query, { view: view.viewid, hosts: view.hosts, apps: view.apps, levels: view.levels, tags: view.tags, columns: columnsOf(view.description) ?? DEFAULT_COLUMNS });
   useAlertLink({
     state,
     views: config.views,
@@ -47,8 +65,8 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   });
   useKeyboard(searchBox, lines, selected, setSelected, toggle);
 
-  const addToQuery = (field: string, value: string) => {
-    const term = `${field}:${quote(value)}`;
+  const addToQuery = (field: string, value: string, exclude = false) => {
+    const term = `${exclude ? '-' : ''}${field}:${quote(value)}`;
     search(state.q ? `${state.q} ${term}` : term);
   };
 
@@ -108,6 +126,27 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         </button>
       </header>
       <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
+      {hints.length > 0 && !queryError && (
+        <ul className="query-hints" data-testid="query-hints">
+          {hints.map((hint) => (
+            <li key={hint} data-testid="query-hint">
+              {hint}
+            </li>
+          ))}
+        </ul>
+      )}
+      {problems.length > 0 && (
+        <div className="url-problems" role="status" data-testid="url-problems">
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => setProblems([])}>
+            Dismiss
+          </button>
+        </div>
+      )}
       <div className="body">
         <aside className="sidebar">
           <ViewsSidebar
@@ -125,7 +164,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           />
           <FilterMenus facets={results.facets} selected={state} onChange={(kind, values) => update({ [kind]: values })} />
         </aside>
-        <main className={`results ${results.stale ? 'stale' : ''}`} data-stale={results.stale}>
+        <main className={`results ${results.stale ? 'stale' : ''}`} data-stale={results.stale} data-answered={results.answered === filters ? 'current' : 'pending'}>
           <Histogram
             buckets={results.timeline.buckets}
             interval={results.timeline.interval}
@@ -139,8 +178,26 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           )}
           {results.loading && lines.length === 0 && <p className="muted">Searching…</p>}
           {!results.loading && lines.length === 0 && !queryError && !searchError && <p className="muted empty">No lines match in this range.</p>}
+          <ListToolbar
+            columns={state.columns}
+            onColumns={(columns) => update({ columns })}
+            fields={[...fields].sort()}
+            raw={raw}
+            onRaw={(next) => {
+              localStorage.setItem('logstead-raw', next ? '1' : '0');
+              setRaw(next);
+            }}
+          />
+          {results.stale && lines.length > 0 && (
+            <p className="stale-note muted" data-testid="stale-note">
+              These are the results of the previous search.
+            </p>
+          )}
+          <MatchPattern.Provider value={pattern}>
           <LineList
             lines={lines}
+            columns={state.columns}
+            raw={raw}
             selected={selected}
             expanded={results.expanded}
             onSelect={setSelected}
@@ -153,6 +210,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
             prepended={results.prepended}
             searchSerial={results.searchSerial}
           />
+          </MatchPattern.Provider>
           {live.pending > 0 && (
             <button type="button" className="new-lines" onClick={live.resume} data-testid="new-lines">
               {plural(live.pending, 'new line')} — resume
@@ -164,7 +222,15 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
       {editor && (
         <ViewEditor
           view={editor === 'new' ? null : editor}
-          search={{ query: state.q, hosts: state.hosts, apps: state.apps, levels: state.levels, tags: state.tags }}
+          search={{
+            query: state.q,
+            hosts: state.hosts,
+            apps: state.apps,
+            levels: state.levels,
+            tags: state.tags,
+            // An edited view keeps its own columns unless it is the one on screen.
+            columns: editor === 'new' || editor.viewid === state.view ? state.columns : (columnsOf(editor.description) ?? DEFAULT_COLUMNS),
+          }}
           presets={config.presets}
           categories={config.categories}
           onClose={() => setEditor(null)}

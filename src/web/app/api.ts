@@ -113,6 +113,7 @@ export interface View {
   apps: string[];
   levels: string[];
   tags: string[];
+  description?: string;
   category: string[];
   presetids: string[];
   channels: Channel[];

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
+import { DEFAULT_COLUMNS } from '../url-state.js';
+import { columnsOf, withColumns } from '../view-columns.js';
 import { ChannelEditor, blankChannel } from './ChannelEditor.js';
 
 /** A view as the form edits it: its categories, and one preset chosen from a list. */
@@ -8,7 +10,7 @@ type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' 
 interface Props {
   /** An existing view to edit, or the current search to save as a new one. */
   view: View | null;
-  search: { query: string; hosts: string[]; apps: string[]; levels: string[]; tags: string[] };
+  search: { query: string; hosts: string[]; apps: string[]; levels: string[]; tags: string[]; columns: string[] };
   presets: Preset[];
   categories: string[];
   onSaved: (view: View) => void;
@@ -71,6 +73,8 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
       levels: draft.levels,
       tags: draft.tags,
       category,
+      // The columns shown when the view was saved travel in its description (view-columns.ts).
+      ...(columnsOf(view?.description) || search.columns.join() !== DEFAULT_COLUMNS.join() ? { description: withColumns(view?.description, search.columns) } : {}),
       // alertid goes back with each channel, so an unchanged alert keeps its window.
       channels: draft.channels.map(({ bodyTemplate, ...channel }) => (bodyTemplate ? { ...channel, bodyTemplate: JSON.parse(bodyTemplate) } : channel)),
     };

@@ -46,6 +46,8 @@ export function useResults(filters: Filters) {
   const [searchSerial, setSearchSerial] = useState(0);
   const [loading, setLoading] = useState(false);
   const [stale, setStale] = useState(false);
+  /** The filters whose answer is on screen (or whose failure is), so a reader (or a test) knows a search has finished. */
+  const [answered, setAnswered] = useState<Filters | null>(null);
   const [timeline, setTimeline] = useState<Timeline>({ buckets: [], interval: 1 });
   const [facets, setFacets] = useState<Facets | null>(null);
   const [queryError, setQueryError] = useState<QueryError | null>(null);
@@ -65,6 +67,7 @@ export function useResults(filters: Filters) {
       setQueryError(null);
       setSearchError(reversed);
       setStale(true);
+      setAnswered(filters);
       return;
     }
     setLoading(true);
@@ -90,6 +93,7 @@ export function useResults(filters: Filters) {
         setTimeline(countInto(found, arrived));
         setFacets(values);
         setLoading(false);
+        setAnswered(filters);
       },
       (error) => {
         if (cancelled) return;
@@ -98,6 +102,7 @@ export function useResults(filters: Filters) {
         // The previous results stay, greyed, so the reader keeps their place while fixing the query.
         setStale(true);
         setOlderCursor(null);
+        setAnswered(filters);
         if (error instanceof ApiError && error.body.position !== undefined) {
           setQueryError({ message: error.body.expected ? `Expected ${error.body.expected}` : error.body.error, position: error.body.position });
           setSearchError('');
@@ -151,6 +156,7 @@ export function useResults(filters: Filters) {
   return {
     lines,
     loading,
+    answered,
     stale,
     timeline,
     facets,
