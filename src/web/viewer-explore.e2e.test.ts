@@ -210,7 +210,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     const panel = (await dialog.locator('.modal-body').boundingBox())!;
     const line = (await focus.boundingBox())!;
     assert.ok(line.y > panel.y + 40 && line.y + line.height < panel.y + panel.height, 'scrolled into view, with lines above it');
-    await shot('context');
+    await shot('context-at-line');
     const before = await dialog.locator('[data-testid=context-line]').count();
     await dialog.getByText('Load 20 earlier').click();
     await eventually(async () => ((await dialog.locator('[data-testid=context-line]').count()) === before + 20 ? true : undefined));

@@ -1,6 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { HistogramBucket } from '../api.js';
-import { timeFormat } from './LineList.js';
 
 /** Bar segments from the bottom up: the levels that need attention sit lowest, where the eye finds them. */
 const LEVELS: Array<{ name: string; levels: string[]; colour: string }> = [
@@ -70,7 +69,9 @@ function timeTicks(from: number, to: number, width: number): Array<{ at: number;
 /** A round top for the count axis: 1, 2 or 5 times a power of ten. */
 function niceMax(max: number): number {
   const power = 10 ** Math.floor(Math.log10(Math.max(1, max)));
-  return [1, 2, 5, 10].map((n) => n * power).find((n) => n >= max) ?? max;
+  const top = [1, 2, 5, 10].map((n) => n * power).find((n) => n >= max) ?? max;
+  // Counts are whole: an odd top would put a fraction at the middle gridline.
+  return top % 2 ? top + 1 : top;
 }
 
 function segments(bucket: HistogramBucket) {
@@ -177,9 +178,9 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
         {drag && <rect className="histogram-selection" x={LEFT + Math.min(drag.start, drag.end) * barWidth} y={0} width={(Math.abs(drag.end - drag.start) + 1) * barWidth} height={HEIGHT - BOTTOM} />}
       </svg>
       {hovered && !drag && (
-        <div className="histogram-tooltip" role="tooltip" data-testid="histogram-tooltip" style={{ left: Math.min(width - 220, Math.max(0, LEFT + (hover! + 0.5) * barWidth - 110)) }}>
+        <div className="histogram-tooltip" role="tooltip" data-testid="histogram-tooltip" style={{ left: Math.min(width - 260, Math.max(0, LEFT + (hover! + 0.5) * barWidth - 130)), top: HEIGHT + 6 }}>
           <div>
-            {timeFormat.format(new Date(hovered.ts))} – {timeFormat.format(new Date(hovered.ts + interval))}
+            {day.format(new Date(hovered.ts))}, {clockSeconds.format(new Date(hovered.ts))} – {clockSeconds.format(new Date(hovered.ts + interval))}
           </div>
           <strong>
             {hovered.count.toLocaleString()} {hovered.count === 1 ? 'line' : 'lines'}

@@ -41,12 +41,12 @@ function rows(line: LogLine): Row[] {
   return found.filter((row) => row.value !== '' && row.value !== undefined && row.value !== null);
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
+function CopyButton({ text, label, children = 'copy' }: { text: string; label: string; children?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
-      className="icon"
+      className="copy"
       aria-label={label}
       title={label}
       onClick={() =>
@@ -56,7 +56,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
         })
       }
     >
-      {copied ? '✓' : '⧉'}
+      {copied ? 'copied' : children}
     </button>
   );
 }
@@ -66,7 +66,9 @@ export function LineDetails({ line, onFilter, onContext }: Props) {
   return (
     <div className="line-details" data-testid="line-details">
       <div className="line-actions">
-        <CopyButton text={line._line} label="Copy raw line" />
+        <CopyButton text={line._line} label="Copy raw line">
+          Copy raw line
+        </CopyButton>
         <button type="button" onClick={() => onContext(line)}>
           View in context
         </button>
