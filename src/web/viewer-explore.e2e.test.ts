@@ -221,7 +221,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     await searchFor('');
   });
 
-  test('live tail counts the lines that arrive while paused, and the timeline counts them as they come', async () => {
+  test('live tail counts the lines that arrive while paused, the timeline counts them as they come, and sampling is announced', async () => {
     await searchFor('app:tailed');
     await page.check('[data-testid=live]');
     await eventually(async () => ((await page.locator('[data-testid=live-status]').getAttribute('data-status')) === 'live' ? true : undefined));
@@ -236,6 +236,15 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     await eventually(async () => ((await page.locator('[data-testid=histogram-total]').innerText()) === '43 lines' ? true : undefined));
     await marker.click();
     await page.locator('[data-testid=line] .text', { hasText: 'while paused 2' }).waitFor();
+
+    // More than the tail's 1,000 lines a second: it samples, and says so while it does.
+    await ingestLines(server, Array.from({ length: 2500 }, (_, i) => ({ line: `flood ${i}`, app: 'tailed' })));
+    // The server reports a second's skipped lines with the first delivery of a later second.
+    await page.waitForTimeout(1100);
+    await ingestLines(server, [{ line: 'after the flood', app: 'tailed' }]);
+    const notice = page.locator('[data-testid=sampling]');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /sampling: .* [\d,]+ skipped so far/);
     await page.uncheck('[data-testid=live]');
     await searchFor('');
   });
