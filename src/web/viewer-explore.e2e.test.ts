@@ -69,7 +69,8 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
       'ctx-host',
     );
     browser = await launchChromium();
-    page = await (await reportingContext(browser, cspViolations, { viewport: { width: 1400, height: 860 } })).newPage();
+    // A zone half an hour off UTC, so local and UTC times differ in their minutes.
+    page = await (await reportingContext(browser, cspViolations, { viewport: { width: 1400, height: 860 }, timezoneId: 'Asia/Kolkata', locale: 'en-US' })).newPage();
     page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
     await signIn(server, page, server.org.serviceKey);
     await page.waitForSelector('[data-testid=line]');
@@ -124,6 +125,27 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     assert.ok(Math.abs(span - 60_000) <= 2, `zoomed to that one-minute bar (${span} ms)`);
     await eventually(async () => (Number(await page.locator('[data-testid=histogram-total]').innerText().then((text) => text.replace(/\D/g, ''))) === count ? true : undefined));
     await page.selectOption('[data-testid=range]', '1h');
+  });
+
+  test('times show in the local zone or in UTC, as chosen, and the choice is kept', async () => {
+    const minutesShown = async () => {
+      const time = page.locator('[data-testid=line] time').last();
+      const shown = Number((await time.innerText()).match(/\d{2}:(\d{2}):\d{2}/)![1]);
+      return { shown, utc: new Date((await time.getAttribute('datetime'))!).getUTCMinutes() };
+    };
+    const local = await minutesShown();
+    assert.equal(local.shown, (local.utc + 30) % 60, 'Kolkata is UTC+5:30');
+    await page.selectOption('[data-testid=time-zone]', 'UTC');
+    await eventually(async () => {
+      const utc = await minutesShown();
+      return utc.shown === utc.utc ? true : undefined;
+    });
+    assert.match(await page.locator('.histogram-axis').innerText(), /Times in UTC/);
+    await page.reload();
+    await page.waitForSelector('[data-testid=line]');
+    const kept = await minutesShown();
+    assert.equal(kept.shown, kept.utc);
+    await page.selectOption('[data-testid=time-zone]', 'local');
   });
 
   test('a JSON line reads as its message with key=value chips and a raw toggle; a field added as a column stays after a reload and is saved with a view', async () => {

@@ -23,6 +23,7 @@ import { knownFields } from './line-fields.js';
 import { queryHints } from './query-hints.js';
 import { queryTerms } from './query-terms.js';
 import type { Session } from './session.js';
+import { ZoneContext, useZoneChoice } from './time-zone.js';
 import { DEFAULT_COLUMNS, urlProblems } from './url-state.js';
 import { columnsOf } from './view-columns.js';
 
@@ -36,6 +37,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const config = useViews();
   const live = useLiveLines(state.live && !queryError, filters, results);
   const { theme, toggle: toggleTheme } = useTheme();
+  const { zone, setZone } = useZoneChoice();
   const [context, setContext] = useState<LogLine | null>(null);
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
@@ -73,6 +75,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const exportUrl = `/v1/export?${filterParams(filters, { size: '10000' })}`;
 
   return (
+    <ZoneContext.Provider value={zone}>
     <div className="app">
       <header className="topbar">
         <span className="brand">Logstead</span>
@@ -99,6 +102,10 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           </button>
         </form>
         <TimeRangePicker range={state.range} from={filters.from} to={filters.to} onChange={(change) => update(change)} />
+        <select aria-label="Time zone" value={zone} onChange={(e) => setZone(e.target.value as 'local' | 'UTC')} data-testid="time-zone">
+          <option value="local">Local time</option>
+          <option value="UTC">UTC</option>
+        </select>
         <label className="live-toggle">
           <input type="checkbox" checked={state.live} onChange={(e) => update({ live: e.target.checked, ...(e.target.checked && state.range === 'custom' ? { range: '1h' } : {}) })} data-testid="live" />
           Live tail
@@ -242,5 +249,6 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         />
       )}
     </div>
+    </ZoneContext.Provider>
   );
 }

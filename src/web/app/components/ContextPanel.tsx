@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { type LogLine, api } from '../api.js';
-import { levelClass, timeFormat } from './LineList.js';
+import { useTimeFormats } from '../time-zone.js';
+import { levelClass } from './LineList.js';
 import { Marked } from './Marked.js';
 
 type By = 'host' | 'app' | 'both';
@@ -19,6 +20,7 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
   const [error, setError] = useState('');
   const [exhausted, setExhausted] = useState({ before: false, after: false });
   const focus = useRef<HTMLDivElement>(null);
+  const times = useTimeFormats();
   // The chosen line opens in the middle of the panel, with its neighbours above and below it.
   // (Braces: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.)
   useEffect(() => {
@@ -43,7 +45,7 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
 
   const row = (item: LogLine, isFocus = false) => (
     <div key={item._id} ref={isFocus ? focus : undefined} className={`context-line ${isFocus ? 'focus' : ''}`} data-testid={isFocus ? 'context-focus' : 'context-line'} aria-current={isFocus ? 'true' : undefined}>
-      <time>{timeFormat.format(new Date(item._ts))}</time>
+      <time>{times.full.format(new Date(item._ts))}</time>
       <span className={`level ${levelClass(item.level)}`}>{item.level}</span>
       <span className="host">{item._host}</span>
       <span className="app">{item._app}</span>

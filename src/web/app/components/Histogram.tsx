@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { HistogramBucket } from '../api.js';
+import { type TimeFormats, useTimeFormats } from '../time-zone.js';
 
 /** Bar segments from the bottom up: the levels that need attention sit lowest, where the eye finds them. */
 const LEVELS: Array<{ name: string; levels: string[]; colour: string }> = [
@@ -31,9 +32,6 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const STEPS = [SECOND, 5 * SECOND, 10 * SECOND, 30 * SECOND, MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY];
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const clockSeconds = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const day = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
 /** How long one bar is, in words: "1 minute", "30 seconds". */
 export function describeInterval(ms: number): string {
@@ -51,15 +49,16 @@ export function describeInterval(ms: number): string {
   return `${rounded} ms`;
 }
 
-/** Time ticks on round local times, about one per 110 pixels. */
-function timeTicks(from: number, to: number, width: number): Array<{ at: number; label: string }> {
+/** Time ticks on round times of the chosen zone, about one per 110 pixels. */
+function timeTicks(from: number, to: number, width: number, { clock, clockSeconds, day, offsetMinutes, hourMinute }: TimeFormats): Array<{ at: number; label: string }> {
   const wanted = Math.max(2, Math.floor(width / 110));
   const step = STEPS.find((candidate) => (to - from) / candidate <= wanted) ?? STEPS[STEPS.length - 1];
-  const offset = new Date(from).getTimezoneOffset() * MINUTE;
+  const offset = -offsetMinutes(from) * MINUTE;
   const first = Math.ceil((from - offset) / step) * step + offset;
   const ticks = [];
   for (let at = first; at <= to; at += step) {
-    const midnight = new Date(at).getHours() === 0 && new Date(at).getMinutes() === 0;
+    const [hours, minutes] = hourMinute(at);
+    const midnight = hours === 0 && minutes === 0;
     const label = step >= DAY || (midnight && step >= HOUR) ? day.format(new Date(at)) : step < MINUTE ? clockSeconds.format(new Date(at)) : clock.format(new Date(at));
     ticks.push({ at, label });
   }
@@ -85,6 +84,8 @@ function segments(bucket: HistogramBucket) {
 /** Matches over the time range, stacked by level, with time and count axes; hover for a bar's numbers, click or drag to zoom. */
 export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
   const box = useRef<HTMLDivElement>(null);
+  const times = useTimeFormats();
+  const { clockSeconds, day } = times;
   const svg = useRef<SVGSVGElement>(null);
   const [width, setWidth] = useState(800);
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
@@ -166,7 +167,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
           );
         })}
         <g className="axis time-axis" data-testid="time-axis">
-          {timeTicks(from, to, plot).map((tick) => (
+          {timeTicks(from, to, plot, times).map((tick) => (
             <g key={tick.at}>
               <line x1={xOf(tick.at)} x2={xOf(tick.at)} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM + 4} className="tick" />
               <text x={xOf(tick.at)} y={HEIGHT - 3} textAnchor="middle" data-testid="time-tick">
@@ -199,7 +200,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
         <span data-testid="histogram-total">
           {total.toLocaleString()} {total === 1 ? 'line' : 'lines'}
         </span>
-        <span className="muted">Click a bar or drag to zoom</span>
+        <span className="muted">{times.zone === 'UTC' ? 'Times in UTC · ' : ''}Click a bar or drag to zoom</span>
       </div>
     </div>
   );

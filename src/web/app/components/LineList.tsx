@@ -4,6 +4,7 @@ import type { LogLine } from '../api.js';
 import { display, fieldValue, jsonMessage } from '../line-fields.js';
 import { LineDetails } from './LineDetails.js';
 import { Marked } from './Marked.js';
+import { useTimeFormats } from '../time-zone.js';
 
 interface Props {
   lines: LogLine[];
@@ -31,8 +32,6 @@ interface Props {
 
 const ROW = 22;
 const COLUMN_WIDTH: Record<string, string> = { level: '64px', host: '120px', app: '110px' };
-/** One time format for the whole viewer, in the reader's time zone. */
-export const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
 
 export function levelClass(level: string): string {
   const upper = level.toUpperCase();
@@ -48,6 +47,7 @@ export function levelClass(level: string): string {
 export function LineList(props: Props) {
   const { lines, selected, expanded } = props;
   const scroller = useRef<HTMLDivElement>(null);
+  const times = useTimeFormats();
   const grid = { gridTemplateColumns: ['178px', ...props.columns.map((column) => COLUMN_WIDTH[column] ?? '120px'), 'minmax(0, 1fr)'].join(' ') };
   const virtualizer = useVirtualizer({
     count: lines.length,
@@ -105,7 +105,7 @@ export function LineList(props: Props) {
                   props.onToggle(line);
                 }}
               >
-                <time dateTime={line.timestamp}>{timeFormat.format(new Date(line._ts))}</time>
+                <time dateTime={line.timestamp}>{times.full.format(new Date(line._ts))}</time>
                 {props.columns.map((column) =>
                   column === 'level' ? (
                     <span key={column} className={`level ${levelClass(line.level)}`} data-column={column}>

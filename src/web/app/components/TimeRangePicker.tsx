@@ -1,7 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import { type Zone, ZoneContext } from '../time-zone.js';
 import { RANGES, reversedRange } from '../url-state.js';
 
-const toLocalInput = (ms: number) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+/** datetime-local inputs hold a wall-clock time without a zone: it is read in the zone the viewer shows. */
+const toInput = (ms: number, zone: Zone) => new Date(zone === 'UTC' ? ms : ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+const fromInput = (value: string, zone: Zone) => Date.parse(zone === 'UTC' && value ? `${value}Z` : value);
 
 interface Props {
   range: string;
@@ -12,9 +15,10 @@ interface Props {
 
 /** A preset range, or a custom one from two date-times; a reversed custom range is refused with the one message. */
 export function TimeRangePicker({ range, from, to, onChange }: Props) {
-  const [draft, setDraft] = useState({ from: toLocalInput(from), to: toLocalInput(to) });
-  useEffect(() => setDraft({ from: toLocalInput(from), to: toLocalInput(to) }), [from, to]);
-  const parsed = { from: Date.parse(draft.from), to: Date.parse(draft.to) };
+  const zone = useContext(ZoneContext);
+  const [draft, setDraft] = useState({ from: toInput(from, zone), to: toInput(to, zone) });
+  useEffect(() => setDraft({ from: toInput(from, zone), to: toInput(to, zone) }), [from, to, zone]);
+  const parsed = { from: fromInput(draft.from, zone), to: fromInput(draft.to, zone) };
   const complete = Number.isFinite(parsed.from) && Number.isFinite(parsed.to);
   const problem = complete ? reversedRange(parsed.from, parsed.to) : 'Enter both times.';
   return (
