@@ -59,6 +59,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
     views: config.views,
     viewsLoaded: config.loaded,
     lines,
+    searchSerial: results.searchSerial,
     openView,
     openLine: (index, line) => {
       setSelected(index);
