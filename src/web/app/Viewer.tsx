@@ -9,6 +9,8 @@ import { LineList } from './components/LineList.js';
 import { ListToolbar } from './components/ListToolbar.js';
 import { MatchPattern } from './components/Marked.js';
 import { QueryErrors } from './components/QueryErrors.js';
+import { SearchNotes } from './components/SearchNotes.js';
+import { SessionControls } from './components/SessionControls.js';
 import { TimeRangePicker } from './components/TimeRangePicker.js';
 import { ViewEditor } from './components/ViewEditor.js';
 import { ViewsSidebar } from './components/ViewsSidebar.js';
@@ -103,10 +105,6 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           </button>
         </form>
         <TimeRangePicker range={state.range} from={filters.from} to={filters.to} onChange={(change) => update(change)} />
-        <select aria-label="Time zone" value={zone} onChange={(e) => setZone(e.target.value as 'local' | 'UTC')} data-testid="time-zone">
-          <option value="local">Local time</option>
-          <option value="UTC">UTC</option>
-        </select>
         <label className="live-toggle">
           <input type="checkbox" checked={state.live} onChange={(e) => update({ live: e.target.checked, ...(e.target.checked && state.range === 'custom' ? { range: '1h' } : {}) })} data-testid="live" />
           Live tail
@@ -117,44 +115,10 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           )}
         </label>
         <ExportMenu exportUrl={exportUrl} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
-        <button type="button" onClick={toggleTheme} aria-label="Switch theme" data-testid="theme" data-theme={theme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
-          {theme === 'dark' ? '☀' : '☾'}
-        </button>
-        <span className="muted" title={session.account}>
-          {session.name}
-        </span>
-        <button
-          type="button"
-          onClick={async () => {
-            await api('DELETE', '/api/session');
-            onSignOut();
-          }}
-        >
-          Sign out
-        </button>
+        <SessionControls session={session} zone={zone} onZone={setZone} theme={theme} onToggleTheme={toggleTheme} onSignOut={onSignOut} />
       </header>
       <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
-      {hints.length > 0 && !queryError && (
-        <ul className="query-hints" data-testid="query-hints">
-          {hints.map((hint) => (
-            <li key={hint} data-testid="query-hint">
-              {hint}
-            </li>
-          ))}
-        </ul>
-      )}
-      {problems.length > 0 && (
-        <div className="url-problems" role="status" data-testid="url-problems">
-          <ul>
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-          <button type="button" onClick={() => setProblems([])}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      <SearchNotes hints={queryError ? [] : hints} problems={problems} onDismissProblems={() => setProblems([])} />
       <div className="body">
         <aside className="sidebar">
           <ViewsSidebar
