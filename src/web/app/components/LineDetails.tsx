@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { LogLine } from '../api.js';
 import { type Leaf, display, leaves, parsedJson } from '../line-fields.js';
+import { useTimeFormats } from '../time-zone.js';
 import { Marked } from './Marked.js';
 
 interface Props {
@@ -63,6 +64,7 @@ function CopyButton({ text, label, children = 'copy' }: { text: string; label: s
 
 /** An expanded line: the raw line, and a table of every field with copy, "filter for" and "filter out". */
 export function LineDetails({ line, onFilter, onContext }: Props) {
+  const times = useTimeFormats();
   return (
     <div className="line-details" data-testid="line-details">
       <div className="line-actions">
@@ -99,7 +101,7 @@ export function LineDetails({ line, onFilter, onContext }: Props) {
                         </button>
                       </span>
                     ) : (
-                      <span key={index}>{row.label === 'timestamp' ? `${text} (${new Date(line._ts).toLocaleString()})` : text}</span>
+                      <span key={index}>{row.label === 'timestamp' ? `${times.full.format(new Date(line._ts))} (${text})` : text}</span>
                     ),
                   )}
                 </td>
