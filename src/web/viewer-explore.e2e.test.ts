@@ -50,7 +50,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
         app: 'billing',
         level: levels(i),
         timestamp: now - 3_500_000 + i * 19_000,
-        meta: { customer: i === 91 ? 'acme corp' : 'globex', order: { id: i } },
+        meta: { customer: i === 91 ? 'acme corp' : 'globex', order: { id: i }, ...(i === 91 ? { labels: ['vip', 'beta'], note: '<none>' } : {}) },
       })),
     );
     await ingestLines(
@@ -210,11 +210,14 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     for (const [field, query] of [
       ['meta.customer', 'meta.customer:"acme corp"'],
       ['meta.order.id', 'meta.order.id:91'],
+      // Each value of an array is its own filter; a value that looks like an operator is quoted.
+      ['meta.labels', 'meta.labels:vip'],
+      ['meta.note', 'meta.note:"<none>"'],
     ]) {
       await searchFor('');
       await searchFor('payment 91');
       await page.locator('[data-testid=line] .line-summary', { hasText: 'payment 91 captured' }).click();
-      await details.locator(`[data-testid=field-row][data-field="${field}"] .field-value`).click();
+      await details.locator(`[data-testid=field-row][data-field="${field}"] .field-value`).first().click();
       await eventually(() => (queryInUrl() === `payment 91 ${query}` ? true : undefined));
       await eventually(async () => ((await lineTexts()).join() === 'payment 91 captured' ? true : undefined), 5000, `${query} finds the line`);
     }

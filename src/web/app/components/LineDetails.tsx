@@ -18,9 +18,12 @@ interface Row {
   value: unknown;
 }
 
-/** A value as a query term: bare when it can be, else a quoted phrase. */
+/**
+ * A value as a query term: bare when the language reads it back as the same value, else a quoted
+ * phrase (which also matches numbers). A leading < > = - or * would be read as an operator.
+ */
 export function quote(value: string): string {
-  return /^[^\s()"':[\]\\]+$/.test(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
+  return /^[^\s()"':[\]\\<>=*-][^\s()"':[\]\\]*$/.test(value) && !['AND', 'OR', 'NOT'].includes(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
 }
 
 function rows(line: LogLine): Row[] {
