@@ -308,9 +308,11 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     const now = Date.now();
     await page.goto(`${server.url}/?from=${now}&to=${now - 3_600_000}`);
     const fromUrl = await page.locator('[data-testid=search-error]').innerText();
+    await page.click('[data-testid=range-summary]');
     await page.fill('[data-testid=range-from]', '2026-01-02T10:00:00');
     await page.fill('[data-testid=range-to]', '2026-01-01T10:00:00');
     assert.equal(await page.locator('[data-testid=range-problem]').innerText(), fromUrl, 'the same message from the picker as from the URL');
+    assert.ok(await page.getByRole('button', { name: 'Apply' }).isDisabled(), 'a reversed range cannot be applied');
     assert.match(fromUrl, /"from" must not be later than "to"/);
     await page.goto(server.url);
     await page.waitForSelector('[data-testid=line]');

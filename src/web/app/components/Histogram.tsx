@@ -143,6 +143,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
           finish();
         }}
       >
+        {buckets.length > 0 && (
         <g className="axis count-axis" data-testid="count-axis">
           {[0, top / 2, top].map((value) => (
             <g key={value}>
@@ -153,6 +154,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
             </g>
           ))}
         </g>
+        )}
         {buckets.map((bucket, index) => {
           let y = yOf(0);
           return (
@@ -167,7 +169,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
           );
         })}
         <g className="axis time-axis" data-testid="time-axis">
-          {timeTicks(from, to, plot, times).map((tick) => (
+          {(buckets.length ? timeTicks(from, to, plot, times) : []).map((tick) => (
             <g key={tick.at}>
               <line x1={xOf(tick.at)} x2={xOf(tick.at)} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM + 4} className="tick" />
               <text x={xOf(tick.at)} y={HEIGHT - 3} textAnchor="middle" data-testid="time-tick">
