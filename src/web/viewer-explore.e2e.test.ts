@@ -99,6 +99,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
   });
 
   test('the timeline has time and count axes, its interval, a tooltip per bar, bars stacked by level, and a click zooms to a bar', async () => {
+    await searchFor('app:billing');
     await page.locator('[data-testid=bar] rect').first().waitFor();
     const ticks = await page.locator('[data-testid=time-tick]').allTextContents();
     assert.ok(ticks.length >= 3, `time ticks: ${ticks}`);
@@ -125,6 +126,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     assert.ok(Math.abs(span - 60_000) <= 2, `zoomed to that one-minute bar (${span} ms)`);
     await eventually(async () => (Number(await page.locator('[data-testid=histogram-total]').innerText().then((text) => text.replace(/\D/g, ''))) === count ? true : undefined));
     await page.selectOption('[data-testid=range]', '1h');
+    await searchFor('');
   });
 
   test('times show in the local zone or in UTC, as chosen, and the choice is kept', async () => {

@@ -21,7 +21,7 @@ import { useResults } from './hooks/useResults.js';
 import { useSearchState } from './hooks/useSearchState.js';
 import { useTheme } from './hooks/useTheme.js';
 import { useViews } from './hooks/useViews.js';
-import { knownFields } from './line-fields.js';
+import { BUILTIN_FIELDS, collectFields } from './line-fields.js';
 import { queryHints } from './query-hints.js';
 import { queryTerms } from './query-terms.js';
 import type { Session } from './session.js';
@@ -47,10 +47,10 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const [problems, setProblems] = useState(() => urlProblems());
   const pattern = useMemo(() => queryTerms(state.q).pattern, [state.q]);
   // Field names seen in any results this session: the columns offered and the names hints know.
-  const seenFields = useRef(new Set<string>());
+  const seenFields = useRef({ names: new Set<string>(BUILTIN_FIELDS), read: new WeakSet<LogLine>() });
   const fields = useMemo(() => {
-    for (const name of knownFields(lines)) seenFields.current.add(name);
-    return new Set(seenFields.current);
+    collectFields(lines, seenFields.current.names, seenFields.current.read);
+    return new Set(seenFields.current.names);
   }, [lines]);
   const hints = useMemo(() => queryHints(state.q, fields), [state.q, fields]);
 

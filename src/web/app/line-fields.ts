@@ -80,13 +80,16 @@ export function display(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The field names lines use (for column choices and query hints): built-ins, meta paths and JSON paths. */
-export function knownFields(lines: LogLine[], limit = 2000): Set<string> {
-  const names = new Set(BUILTIN_FIELDS);
-  for (const line of lines.slice(-limit)) {
-    if (line.meta !== undefined) for (const leaf of leaves(line.meta, 'meta')) names.add(leaf.path);
+/**
+ * Adds the field names lines use (for column choices and query hints) to `names`: meta paths and
+ * JSON paths. Lines already read are skipped, so live tail's steady arrivals stay cheap.
+ */
+export function collectFields(lines: LogLine[], names: Set<string>, read: WeakSet<LogLine>): void {
+  for (const line of lines) {
+    if (read.has(line)) continue;
+    read.add(line);
+    if (line.meta !== undefined && line.meta !== null) for (const leaf of leaves(line.meta, 'meta')) names.add(leaf.path);
     const parsed = parsedJson(line);
     if (parsed) for (const leaf of leaves(parsed, '')) names.add(leaf.path);
   }
-  return names;
 }
