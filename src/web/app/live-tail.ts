@@ -9,7 +9,8 @@ export type TailStatus = 'off' | 'connecting' | 'live' | 'reconnecting';
  */
 export function useLiveTail(enabled: boolean, filters: Filters, onLines: (lines: LogLine[]) => void) {
   const [status, setStatus] = useState<TailStatus>('off');
-  const [sampled, setSampled] = useState(0);
+  /** Lines the server skipped while this tail was sampled, and whether it is sampling now. */
+  const [sampling, setSampling] = useState({ skipped: 0, active: false });
   const handler = useRef(onLines);
   handler.current = onLines;
   const key = JSON.stringify([filters.q, filters.hosts, filters.apps, filters.levels, filters.tags]);
@@ -23,6 +24,8 @@ export function useLiveTail(enabled: boolean, filters: Filters, onLines: (lines:
     let stopped = false;
     let delay = 1000;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The server reports skipped lines each second it samples; the notice lasts until the reports stop.
+    let samplingEnds: ReturnType<typeof setTimeout> | undefined;
     const connect = () => {
       const params = new URLSearchParams();
       if (filters.q) params.set('q', filters.q);
@@ -36,7 +39,11 @@ export function useLiveTail(enabled: boolean, filters: Filters, onLines: (lines:
       socket.onmessage = (event) => {
         const message = JSON.parse(String(event.data));
         if (message.e === 'meta') {
-          if (message.p?.sampled) setSampled((n) => n + Number(message.p.dropped ?? 0));
+          if (message.p?.sampled) {
+            setSampling((current) => ({ skipped: current.skipped + Number(message.p.dropped ?? 0), active: true }));
+            clearTimeout(samplingEnds);
+            samplingEnds = setTimeout(() => setSampling((current) => ({ ...current, active: false })), 3000);
+          }
           return;
         }
         handler.current(Array.isArray(message.p) ? message.p : [message.p]);
@@ -55,14 +62,15 @@ export function useLiveTail(enabled: boolean, filters: Filters, onLines: (lines:
       };
     };
     setStatus('connecting');
-    setSampled(0);
+    setSampling({ skipped: 0, active: false });
     connect();
     return () => {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(samplingEnds);
       socket?.close();
     };
   }, [enabled, key]);
 
-  return { status, sampled };
+  return { status, sampling };
 }

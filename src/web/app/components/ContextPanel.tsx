@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type LogLine, api } from '../api.js';
-import { levelClass, timeFormat } from './LineList.js';
+import { useTimeFormats } from '../time-zone.js';
+import { levelClass } from './LineList.js';
+import { Marked } from './Marked.js';
 
 type By = 'host' | 'app' | 'both';
 interface Context {
@@ -17,6 +19,13 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
   const [context, setContext] = useState<Context | null>(null);
   const [error, setError] = useState('');
   const [exhausted, setExhausted] = useState({ before: false, after: false });
+  const focus = useRef<HTMLDivElement>(null);
+  const times = useTimeFormats();
+  // The chosen line opens in the middle of the panel, with its neighbours above and below it.
+  // (Braces: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.)
+  useEffect(() => {
+    focus.current?.scrollIntoView({ block: 'center' });
+  }, [context?.line._id]);
 
   useEffect(() => {
     setContext(null);
@@ -34,13 +43,15 @@ export function ContextPanel({ line, onClose }: { line: LogLine; onClose: () => 
     setContext(side === 'before' ? { ...context, before: [...added, ...context.before] } : { ...context, after: [...context.after, ...added] });
   };
 
-  const row = (item: LogLine, focus = false) => (
-    <div key={item._id} className={`context-line ${focus ? 'focus' : ''}`} data-testid={focus ? 'context-focus' : 'context-line'}>
-      <time>{timeFormat.format(new Date(item._ts))}</time>
+  const row = (item: LogLine, isFocus = false) => (
+    <div key={item._id} ref={isFocus ? focus : undefined} className={`context-line ${isFocus ? 'focus' : ''}`} data-testid={isFocus ? 'context-focus' : 'context-line'} aria-current={isFocus ? 'true' : undefined}>
+      <time>{times.full.format(new Date(item._ts))}</time>
       <span className={`level ${levelClass(item.level)}`}>{item.level}</span>
       <span className="host">{item._host}</span>
       <span className="app">{item._app}</span>
-      <span className="text">{item._line}</span>
+      <span className="text">
+        <Marked text={item._line} />
+      </span>
     </div>
   );
 

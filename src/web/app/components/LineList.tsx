@@ -1,7 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { LogLine } from '../api.js';
+import { display, fieldValue, jsonMessage } from '../line-fields.js';
 import { LineDetails } from './LineDetails.js';
+import { Marked } from './Marked.js';
+import { useTimeFormats } from '../time-zone.js';
 
 interface Props {
   lines: LogLine[];
@@ -9,7 +12,11 @@ interface Props {
   expanded: Set<string>;
   onSelect: (index: number) => void;
   onToggle: (line: LogLine) => void;
-  onFilter: (field: string, value: string) => void;
+  onFilter: (field: string, value: string, exclude?: boolean) => void;
+  /** Fields shown as columns between the time and the message. */
+  columns: string[];
+  /** Show each line's text as received, rather than a JSON line's message and fields. */
+  raw: boolean;
   onContext: (line: LogLine) => void;
   /** Near the top: load older lines. */
   onReachTop: () => void;
@@ -24,8 +31,7 @@ interface Props {
 }
 
 const ROW = 22;
-/** One time format for the whole viewer, in the reader's time zone. */
-export const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
+const COLUMN_WIDTH: Record<string, string> = { level: '64px', host: '120px', app: '110px' };
 
 export function levelClass(level: string): string {
   const upper = level.toUpperCase();
@@ -41,6 +47,8 @@ export function levelClass(level: string): string {
 export function LineList(props: Props) {
   const { lines, selected, expanded } = props;
   const scroller = useRef<HTMLDivElement>(null);
+  const times = useTimeFormats();
+  const grid = { gridTemplateColumns: ['178px', ...props.columns.map((column) => COLUMN_WIDTH[column] ?? '120px'), 'minmax(0, 1fr)'].join(' ') };
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => scroller.current,
@@ -90,17 +98,26 @@ export function LineList(props: Props) {
               <button
                 type="button"
                 className="line-summary"
+                style={grid}
                 aria-expanded={open}
                 onClick={() => {
                   props.onSelect(item.index);
                   props.onToggle(line);
                 }}
               >
-                <time dateTime={line.timestamp}>{timeFormat.format(new Date(line._ts))}</time>
-                <span className={`level ${levelClass(line.level)}`}>{line.level || '—'}</span>
-                <span className="host">{line._host}</span>
-                <span className="app">{line._app}</span>
-                <span className="text">{line._line}</span>
+                <time dateTime={line.timestamp}>{times.full.format(new Date(line._ts))}</time>
+                {props.columns.map((column) =>
+                  column === 'level' ? (
+                    <span key={column} className={`level ${levelClass(line.level)}`} data-column={column}>
+                      {line.level || '—'}
+                    </span>
+                  ) : (
+                    <span key={column} className={`column ${column === 'host' || column === 'app' ? column : ''}`} data-column={column}>
+                      <Marked text={display(fieldValue(line, column))} />
+                    </span>
+                  ),
+                )}
+                <LineText line={line} raw={props.raw} />
               </button>
               {open && <LineDetails line={line} onFilter={props.onFilter} onContext={props.onContext} />}
             </div>
@@ -108,5 +125,27 @@ export function LineList(props: Props) {
         })}
       </div>
     </div>
+  );
+}
+
+/** A line's text: for a JSON line its message, then its other fields as quiet key=value chips. */
+function LineText({ line, raw }: { line: LogLine; raw: boolean }) {
+  const json = raw ? null : jsonMessage(line);
+  if (!json) {
+    return (
+      <span className="text">
+        <Marked text={line._line} />
+      </span>
+    );
+  }
+  return (
+    <span className="text" data-json="true">
+      <Marked text={json.message} />
+      {json.fields.map((field) => (
+        <span key={field.path} className="kv" data-testid="kv">
+          {field.path}=<Marked text={display(field.value)} />
+        </span>
+      ))}
+    </span>
   );
 }

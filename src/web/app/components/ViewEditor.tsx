@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
+import { DEFAULT_COLUMNS } from '../url-state.js';
+import { columnsOf, withColumns } from '../view-columns.js';
+import { ChannelEditor, blankChannel } from './ChannelEditor.js';
 
 /** A view as the form edits it: its categories, and one preset chosen from a list. */
 type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' | 'channels' | 'category'> & { presetid: string };
@@ -7,20 +10,11 @@ type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' 
 interface Props {
   /** An existing view to edit, or the current search to save as a new one. */
   view: View | null;
-  search: { query: string; hosts: string[]; apps: string[]; levels: string[]; tags: string[] };
+  search: { query: string; hosts: string[]; apps: string[]; levels: string[]; tags: string[]; columns: string[] };
   presets: Preset[];
   categories: string[];
   onSaved: (view: View) => void;
   onClose: () => void;
-}
-
-const INTERVALS = ['30', '1m', '5m', '15m', '30m', '1h', '6h', '12h', '24h', '25h'];
-
-function blankChannel(integration: string): Channel {
-  const base: Channel = { integration, operator: 'presence', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false };
-  if (integration === 'email') return { ...base, emails: [], timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
-  if (integration === 'webhook') return { ...base, url: '', method: 'post', bodyTemplate: '' };
-  return { ...base, key: '' };
 }
 
 /**
@@ -79,6 +73,8 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
       levels: draft.levels,
       tags: draft.tags,
       category,
+      // The columns shown when the view was saved travel in its description (view-columns.ts).
+      ...(columnsOf(view?.description) || search.columns.join() !== DEFAULT_COLUMNS.join() ? { description: withColumns(view?.description, search.columns) } : {}),
       // alertid goes back with each channel, so an unchanged alert keeps its window.
       channels: draft.channels.map(({ bodyTemplate, ...channel }) => (bodyTemplate ? { ...channel, bodyTemplate: JSON.parse(bodyTemplate) } : channel)),
     };
@@ -172,55 +168,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
         <fieldset className="channels">
           <legend>Alerts</legend>
           {draft.channels.map((channel, index) => (
-            <div className="channel" key={index} data-testid="channel">
-              <div className="channel-row">
-                <strong>{channel.integration === 'email' ? 'E-mail' : channel.integration === 'webhook' ? 'Webhook' : 'Paging'}</strong>
-                <select aria-label="Operator" value={channel.operator} onChange={(e) => setChannel(index, { operator: e.target.value, ...(e.target.value === 'absence' ? { immediate: false, terminal: true, triggerinterval: '15m' } : {}) })}>
-                  <option value="presence">when at least</option>
-                  <option value="absence">when fewer than</option>
-                </select>
-                <input aria-label="Trigger limit" type="number" min={1} max={100000} value={channel.triggerlimit} onChange={(e) => setChannel(index, { triggerlimit: Number(e.target.value) })} />
-                <span>lines in</span>
-                <select aria-label="Trigger interval" value={channel.triggerinterval} onChange={(e) => setChannel(index, { triggerinterval: e.target.value })}>
-                  {INTERVALS.map((interval) => (
-                    <option key={interval} value={interval}>
-                      {interval === '30' ? '30s' : interval}
-                    </option>
-                  ))}
-                </select>
-                <label className="inline">
-                  <input type="checkbox" checked={!!channel.immediate} onChange={(e) => setChannel(index, { immediate: e.target.checked })} /> immediately
-                </label>
-                <label className="inline">
-                  <input type="checkbox" checked={!!channel.terminal} onChange={(e) => setChannel(index, { terminal: e.target.checked })} /> at window end
-                </label>
-                <button type="button" aria-label="Remove alert" onClick={() => setDraft({ ...draft, channels: draft.channels.filter((_, i) => i !== index) })}>
-                  Remove
-                </button>
-              </div>
-              {channel.integration === 'email' && (
-                <div className="channel-row">
-                  <input aria-label="E-mail addresses" placeholder="ops@example.com, dev@example.com" value={(channel.emails ?? []).join(', ')} onChange={(e) => setChannel(index, { emails: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) })} />
-                  <input aria-label="Time zone" value={channel.timezone ?? ''} onChange={(e) => setChannel(index, { timezone: e.target.value })} />
-                </div>
-              )}
-              {channel.integration === 'webhook' && (
-                <div className="channel-row">
-                  <select aria-label="Method" value={channel.method} onChange={(e) => setChannel(index, { method: e.target.value })}>
-                    {['post', 'put', 'patch', 'get', 'delete'].map((m) => (
-                      <option key={m}>{m}</option>
-                    ))}
-                  </select>
-                  <input aria-label="Webhook URL" placeholder="https://hooks.example.com/..." value={channel.url ?? ''} onChange={(e) => setChannel(index, { url: e.target.value })} data-testid="webhook-url" />
-                  <textarea aria-label="Body template" placeholder='{"text": "{{ matches }} lines in {{ name }}"}' value={channel.bodyTemplate ?? ''} onChange={(e) => setChannel(index, { bodyTemplate: e.target.value })} />
-                </div>
-              )}
-              {(channel.integration === 'incidentpaging' || channel.integration === 'pagerduty') && (
-                <div className="channel-row">
-                  <input aria-label="Routing key" placeholder="PagerDuty routing key" value={channel.key ?? ''} onChange={(e) => setChannel(index, { key: e.target.value })} />
-                </div>
-              )}
-            </div>
+            <ChannelEditor key={index} channel={channel} onChange={(change) => setChannel(index, change)} onRemove={() => setDraft({ ...draft, channels: draft.channels.filter((_, i) => i !== index) })} />
           ))}
           <div className="channel-row">
             <span>Add an alert:</span>

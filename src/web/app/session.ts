@@ -1,0 +1,6 @@
+export interface Session {
+  account: string;
+  name: string;
+  csrfToken: string;
+  features?: { email: boolean };
+}

@@ -1,0 +1,37 @@
+/** What the viewer's browser tests share: a Chromium, contexts that report CSP violations, ingestion and sign-in. */
+import assert from 'node:assert/strict';
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
+import { CHROMIUM } from '../testing/browser.js';
+import { type TestServer, request } from '../testing/harness.js';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A browser context whose pages report each CSP violation into `violations`. */
+export async function reportingContext(browser: Browser, violations: string[], options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.exposeFunction('reportCspViolation', (violation: string) => violations.push(violation));
+  await context.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (event) => window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`))",
+  );
+  return context;
+}
+
+export async function ingestLines(server: TestServer, lines: Array<Record<string, unknown>>, host = 'web-1', key = server.org.ingestionKey) {
+  const reply = await request(`${server.url}/logs/ingest?hostname=${host}&tags=prod`, {
+    method: 'POST',
+    headers: { apikey: key, 'content-type': 'application/json' },
+    body: JSON.stringify({ lines }),
+  });
+  assert.equal(reply.status, 200, reply.text);
+}
+
+export async function signIn(server: TestServer, target: Page, key: string) {
+  await target.goto(server.url);
+  await target.fill('[data-testid=service-key]', key);
+  await target.click('button[type=submit]');
+}
