@@ -339,6 +339,22 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     await context.close();
   });
 
+  test('the usage page shows lines and bytes per day, the top apps and hosts, and the retention in force', async () => {
+    const expected = (await request(`${server.url}/v1/usage?from=${Date.now() - 30 * 86_400_000}&to=${Date.now()}`, { headers: { servicekey: server.org.serviceKey } })).json;
+    await page.click('[data-testid=usage]');
+    const usage = page.locator('[data-testid=usage-page]');
+    await usage.waitFor();
+    await eventually(async () => ((await usage.locator('[data-testid=usage-day]').count()) > 0 ? true : undefined));
+    assert.match(await usage.locator('[data-testid=usage-retention]').innerText(), /30 days.*default/);
+    assert.match(await usage.locator('[data-testid=usage-totals]').innerText(), new RegExp(`${expected.totals.lines.toLocaleString('en')} lines`));
+    assert.equal(await usage.locator('[data-testid=usage-day]').count(), expected.days.length);
+    const apps = await usage.getByRole('region', { name: 'Top apps' }).locator('tbody td:first-child').allInnerTexts();
+    assert.deepEqual(apps, expected.topApps.map((app: { name: string }) => app.name));
+    await shot('usage');
+    await usage.getByRole('button', { name: 'Close' }).click();
+    await usage.waitFor({ state: 'detached' });
+  });
+
   test('the Content-Security-Policy blocked nothing in these tests, and the page threw nothing', () => {
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(pageErrors, []);

@@ -11,6 +11,7 @@ import { MatchPattern } from './components/Marked.js';
 import { QueryErrors } from './components/QueryErrors.js';
 import { SearchNotes } from './components/SearchNotes.js';
 import { SessionControls } from './components/SessionControls.js';
+import { UsagePage } from './components/UsagePage.js';
 import { TimeRangePicker } from './components/TimeRangePicker.js';
 import { ViewEditor } from './components/ViewEditor.js';
 import { ViewsSidebar } from './components/ViewsSidebar.js';
@@ -41,6 +42,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const { theme, toggle: toggleTheme } = useTheme();
   const { zone, setZone } = useZoneChoice();
   const [context, setContext] = useState<LogLine | null>(null);
+  const [usage, setUsage] = useState(false);
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const [raw, setRaw] = useState(() => localStorage.getItem('logstead-raw') === '1');
@@ -115,7 +117,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           )}
         </label>
         <ExportMenu exportUrl={exportUrl} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
-        <SessionControls session={session} zone={zone} onZone={setZone} theme={theme} onToggleTheme={toggleTheme} onSignOut={onSignOut} />
+        <SessionControls session={session} zone={zone} onZone={setZone} theme={theme} onToggleTheme={toggleTheme} onSignOut={onSignOut} onUsage={() => setUsage(true)} />
       </header>
       <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
       <SearchNotes hints={queryError ? [] : hints} problems={problems} onDismissProblems={() => setProblems([])} />
@@ -191,6 +193,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         </main>
       </div>
       {context && <ContextPanel line={context} onClose={() => setContext(null)} />}
+      {usage && <UsagePage onClose={() => setUsage(false)} />}
       {editor && (
         <ViewEditor
           view={editor === 'new' ? null : editor}

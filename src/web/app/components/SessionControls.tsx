@@ -10,10 +10,11 @@ interface Props {
   theme: Theme;
   onToggleTheme: () => void;
   onSignOut: () => void;
+  onUsage: () => void;
 }
 
 /** The reader's own settings (time zone, theme) and session, at the end of the top bar. */
-export function SessionControls({ session, zone, onZone, theme, onToggleTheme, onSignOut }: Props) {
+export function SessionControls({ session, zone, onZone, theme, onToggleTheme, onSignOut, onUsage }: Props) {
   return (
     <>
       <select aria-label="Time zone" value={zone} onChange={(e) => onZone(e.target.value as Zone)} data-testid="time-zone">
@@ -22,6 +23,9 @@ export function SessionControls({ session, zone, onZone, theme, onToggleTheme, o
       </select>
       <button type="button" onClick={onToggleTheme} aria-label="Switch theme" data-testid="theme" data-theme={theme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
         {theme === 'dark' ? '☀' : '☾'}
+      </button>
+      <button type="button" onClick={onUsage} data-testid="usage">
+        Usage
       </button>
       <span className="muted" title={session.account}>
         {session.name}

@@ -72,8 +72,9 @@ export function UsagePage({ onClose }: { onClose: () => void }) {
 
   const largest = Math.max(1, ...(report?.days ?? []).map((day) => day.bytes));
   return (
-    <div className="usage-page" data-testid="usage-page">
-      <header className="usage-header">
+    <div className="modal" role="dialog" aria-modal="true" aria-label="Usage" onClick={(event) => event.target === event.currentTarget && onClose()}>
+    <div className="modal-body wide usage-page" data-testid="usage-page">
+      <header className="modal-header">
         <h2>Usage</h2>
         <label>
           Last{' '}
@@ -86,7 +87,7 @@ export function UsagePage({ onClose }: { onClose: () => void }) {
           </select>
         </label>
         <button type="button" onClick={onClose}>
-          Back to the lines
+          Close
         </button>
       </header>
       {error && <p className="error">{error}</p>}
@@ -141,6 +142,7 @@ export function UsagePage({ onClose }: { onClose: () => void }) {
           </div>
         </>
       )}
+    </div>
     </div>
   );
 }
