@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Accounts } from './config/accounts.js';
 import { type FirstStartCredentials, createDefaultOrganisation } from './config/bootstrap.js';
@@ -36,10 +35,10 @@ import { ingestRoutes } from './ingest/routes.js';
 import type { Settings } from './settings.js';
 import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
-import { openChdbExecutor } from './store/chdb-executor.js';
 import { serveControlSocket } from './backup/control-socket.js';
 import { writeBackup } from './backup/write-backup.js';
 import { LogStore } from './store/log-store.js';
+import { openLogExecutor } from './store/open-executor.js';
 import { retainedFrom, scheduleRetention } from './store/retention.js';
 import { recordHttpMetrics } from './metrics/http-hooks.js';
 import { alertActivity, countDelivery, countStored, measureFlushes } from './metrics/recorders.js';
@@ -78,11 +77,11 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const configDb = openConfigDb(settings.dataDir);
   const accounts = new Accounts(configDb);
 
-  const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
+  const executor = await openLogExecutor(settings);
   // Retention: reads never return what an organisation no longer keeps; the schedule frees the disk.
   const retentionDays = (account: string) => accounts.retentionDaysOf(account) ?? settings.retentionDays;
   const keptFrom = (account: string) => retainedFrom(retentionDays(account), Date.now());
-  const store = await LogStore.open(executor, { retainedFrom: keptFrom });
+  const store = await LogStore.open(executor, { retainedFrom: keptFrom, cluster: settings.clickhouseCluster });
   const metrics = createMetrics();
   const admission: { gate?: IngestAdmission } = {};
   const batcher = new GroupCommitBatcher(measureFlushes(metrics, (payload) => store.insert(payload)), {

@@ -1,7 +1,8 @@
 import type { SqlCondition } from '../query/to-sql.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
-import { LOGS_TABLE, ensureSchema } from './schema.js';
+import { migrateLogStore } from './migrations.js';
+import { type LogTables, logTables } from './tables.js';
 
 /** One stored line, as written to and read from the log table. */
 export interface StoredLine {
@@ -84,6 +85,8 @@ export interface LogStoreOptions {
    * are never returned, even before they are removed from disk.
    */
   retainedFrom?: (account: string) => number;
+  /** LOGSTEAD_CLICKHOUSE_CLUSTER: the tables live on this cluster of a ClickHouse server. */
+  cluster?: string;
 }
 
 /** Owns all log SQL. Nothing outside this module writes SQL for logs. */
@@ -91,16 +94,19 @@ export class LogStore {
   private constructor(
     private readonly executor: SqlExecutor,
     private readonly retainedFrom: (account: string) => number,
+    private readonly tables: LogTables,
   ) {}
 
+  /** Opens the store, first applying its schema migrations. */
   static async open(executor: SqlExecutor, options: LogStoreOptions = {}): Promise<LogStore> {
-    await ensureSchema(executor);
-    return new LogStore(executor, options.retainedFrom ?? (() => 0));
+    const tables = logTables(options.cluster);
+    await migrateLogStore(executor, tables);
+    return new LogStore(executor, options.retainedFrom ?? (() => 0), tables);
   }
 
   /** Writes rows encoded by row-encoding.ts (encodeRows) in one insert. */
   async insert(encodedRows: Buffer): Promise<void> {
-    await this.executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, encodedRows);
+    await this.executor.insertTabSeparated(this.tables.reads, INSERT_COLUMNS, encodedRows);
   }
 
   /** The WHERE clause and parameters selecting a filter's lines. */
@@ -174,7 +180,7 @@ export class LogStore {
       );
     }
     const direction = forward ? 'ASC' : 'DESC';
-    let sql = `SELECT ${columns} FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+    let sql = `SELECT ${columns} FROM ${this.tables.reads} WHERE ${where.join(' AND ')}
       ORDER BY ts ${direction}, id ${direction} LIMIT {limit:UInt32}`;
     if (!forward && options.chronological) sql = `SELECT * FROM (${sql}) ORDER BY ts_ms ASC, id ASC`;
     // Ids are 64-bit in the store; quoted, they reach JavaScript exactly. Top-k dynamic filtering
@@ -193,7 +199,7 @@ export class LogStore {
     params.bucketMs = bucketMs;
     const rows = await this.executor.rows<{ bucket: string; level: string; count: string }>(
       `SELECT intDiv(toUnixTimestamp64Milli(ts) - {fromMs:Int64}, {bucketMs:Int64}) AS bucket, level, count() AS count
-         FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+         FROM ${this.tables.reads} WHERE ${where.join(' AND ')}
         GROUP BY bucket, level ORDER BY bucket`,
       params,
     );
@@ -205,7 +211,7 @@ export class LogStore {
     const { where, params } = this.selection(filter);
     params.facetLimit = limit;
     const per = (expression: string, name: string) =>
-      `SELECT '${name}' AS facet, toString(${expression}) AS value, count() AS count FROM ${LOGS_TABLE}
+      `SELECT '${name}' AS facet, toString(${expression}) AS value, count() AS count FROM ${this.tables.reads}
         WHERE ${where.join(' AND ')} GROUP BY value ORDER BY count DESC, value LIMIT {facetLimit:UInt32}`;
     const rows = await this.executor.rows<{ facet: 'host' | 'app' | 'level' | 'tag'; value: string; count: string }>(
       [per('host', 'host'), per('app', 'app'), per('level', 'level'), per('arrayJoin(tags)', 'tag')].join(' UNION ALL '),
@@ -233,7 +239,7 @@ export class LogStore {
    * (reads never return those).
    */
   async storedLines(account: string): Promise<number> {
-    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${LOGS_TABLE} WHERE account = {account:String}`, { account });
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE account = {account:String}`, { account });
     return Number(lines);
   }
 
@@ -241,7 +247,7 @@ export class LogStore {
   async days(): Promise<StoredDay[]> {
     const rows = await this.executor.rows<{ id: string; newest: string; lines: string; bytes: string }>(
       `SELECT partition_id AS id, toUnixTimestamp(max(max_time)) AS newest, sum(rows) AS lines, sum(bytes_on_disk) AS bytes
-         FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active
+         FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active
         GROUP BY partition_id ORDER BY partition_id`,
     );
     return rows.map((row) => ({ id: row.id, newestMs: Number(row.newest) * 1000 + 999, lines: Number(row.lines), bytesOnDisk: Number(row.bytes) }));
@@ -250,7 +256,7 @@ export class LogStore {
   /** Removes a whole day at once: the engine drops its files, nothing is rewritten. */
   async dropDay(id: string): Promise<void> {
     if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
-    await this.executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP PARTITION ID '${id}'`);
+    await this.executor.exec(`ALTER TABLE ${this.tables.stored}${this.tables.onCluster} DROP PARTITION ID '${id}'`);
   }
 
   /**
@@ -262,8 +268,8 @@ export class LogStore {
     const params = { account, beforeMs };
     const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})';
     // The primary key (account, ts) answers this from the index; most hours there is nothing to do.
-    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${LOGS_TABLE} WHERE ${condition}`, params);
-    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${LOGS_TABLE} WHERE ${condition}`, params);
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${condition}`, params);
+    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${this.tables.stored}${this.tables.onCluster} WHERE ${condition}`, params);
     return Number(lines);
   }
 
@@ -274,8 +280,8 @@ export class LogStore {
   async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number }> {
     const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string }>(
       `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes,
-              (SELECT count() FROM system.merges WHERE database = currentDatabase() AND table = '${LOGS_TABLE}') AS merges
-         FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active`,
+              (SELECT count() FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merges
+         FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active`,
     );
     return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
   }
