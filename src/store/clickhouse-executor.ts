@@ -46,6 +46,9 @@ export async function openClickHouseExecutor(options: ClickHouseExecutorOptions)
     // Long enough for a rebuild of the token index (MATERIALIZE INDEX ... mutations_sync = 2).
     request_timeout: 3_600_000,
     compression: { request: false, response: false },
+    // The largest searches bind tens of kilobytes of parameters: past 4 KiB they go in a
+    // multipart body, as URLs that long are refused by proxies on the way.
+    use_multipart_params_auto: true,
     clickhouse_settings: QUERY_LIMITS,
     // Errors reach the caller as exceptions; the client's own console logging would repeat them.
     log: { level: ClickHouseLogLevel.OFF },

@@ -186,7 +186,8 @@ export async function startChdbHttpServer(): Promise<ChdbHttpServer> {
     }
   }
 
-  const server = http.createServer((request, response) => {
+  // The server's own limit on the request line (http_max_uri_size), not Node's 16 KiB.
+  const server = http.createServer({ maxHeaderSize: 1024 * 1024 }, (request, response) => {
     answer(request, response).catch((error) => {
       if (!response.headersSent) response.writeHead(500, { 'X-ClickHouse-Exception-Code': '1001' });
       response.end(engineError(error).text);
