@@ -4,10 +4,13 @@ import { parseArgs } from 'node:util';
 import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType } from './config/accounts.js';
 import { CREDENTIALS_FILE, describeFirstStart } from './config/bootstrap.js';
-import { openConfigDb } from './config/database.js';
+import { CONFIG_SCHEMA_VERSION, openAndMigrateConfigDb, openConfigDb } from './config/database.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
 import { restore } from './backup/restore-command.js';
+import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
+import { openLogExecutor } from './store/open-executor.js';
+import { logTables } from './store/tables.js';
 
 const USAGE = `Usage: logstead <command>
 
@@ -26,6 +29,10 @@ const USAGE = `Usage: logstead <command>
                                               into a new directory (the server may be running)
   restore <dir> [--force]                     bring a backup back into the data directory of a stopped
                                               server (--force: replace the data it holds)
+  migrate                                     bring the configuration and the log store up to this
+                                              version's schema (each start does it too); prints
+                                              what it applied. With embedded logs, the server must
+                                              be stopped
 
 Settings come from LOGSTEAD_* environment variables (see the README).`;
 
@@ -153,6 +160,29 @@ async function restoreCommand(args: string[]): Promise<void> {
   print(restored);
 }
 
+async function migrateCommand(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError('Usage: logstead migrate');
+  const settings = loadSettings();
+  if (!fs.existsSync(path.join(settings.dataDir, 'config.sqlite'))) console.error(`Starting a new data directory at ${settings.dataDir}`);
+  fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+  const { db, applied: config } = openAndMigrateConfigDb(settings.dataDir);
+  db.close();
+  const executor = await openLogExecutor(settings);
+  let logs;
+  try {
+    logs = await migrateLogStore(executor, logTables(settings.clickhouseCluster));
+  } finally {
+    await executor.close();
+  }
+  for (const version of config) console.error(`configuration: applied migration ${version}`);
+  for (const step of logs) console.error(`log store: applied migration ${step.version} (${step.name})`);
+  if (config.length === 0 && logs.length === 0) console.error('Nothing to migrate: the configuration and the log store are up to date.');
+  print({
+    config: { version: CONFIG_SCHEMA_VERSION, applied: config },
+    logs: { version: LOG_SCHEMA_VERSION, applied: logs },
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   if (command === 'serve') return serve();
@@ -160,6 +190,7 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'key') return keyCommand(args);
   if (command === 'backup') return backupCommand(args);
   if (command === 'restore') return restoreCommand(args);
+  if (command === 'migrate') return migrateCommand(args);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;
