@@ -36,7 +36,7 @@ import type { Settings } from './settings.js';
 import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
 import { serveControlSocket } from './backup/control-socket.js';
-import { writeBackup } from './backup/write-backup.js';
+import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, writeBackup } from './backup/write-backup.js';
 import { LogStore } from './store/log-store.js';
 import { openLogExecutor } from './store/open-executor.js';
 import { retainedFrom, scheduleRetention } from './store/retention.js';
@@ -225,7 +225,12 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await retention.runNow();
   emailExports.sweep();
   // After the log engine is open: its lock proves this process owns the data directory.
-  const control = await serveControlSocket(settings.dataDir, { backup: (dir) => writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir) }, app.log);
+  const control = await serveControlSocket(settings.dataDir, {
+    backup: async (dir) => {
+      if (settings.clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
+      return writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir);
+    },
+  }, app.log);
   const exportSweeper = setInterval(() => emailExports.sweep(), 3_600_000);
   exportSweeper.unref();
 

@@ -129,3 +129,15 @@ test('migrate brings a data directory to the current schemas, says what it appli
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('backup and restore refuse when the lines are on a ClickHouse server, and say how to back those up', () => {
+  for (const args of [['backup', path.join(os.tmpdir(), 'logstead-never-written')], ['restore', os.tmpdir()]]) {
+    const result = spawnSync(process.execPath, [BIN, ...args], {
+      env: { ...process.env, LOGSTEAD_DATA_DIR: server.dataDir, LOGSTEAD_CLICKHOUSE_URL: 'http://logstead:secret@127.0.0.1:1/logs' },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 1, args[0]);
+    assert.match(result.stderr, /log lines are on the ClickHouse server: back them up with the server's own BACKUP/);
+  }
+  assert.equal(fs.existsSync(path.join(os.tmpdir(), 'logstead-never-written')), false);
+});

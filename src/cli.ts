@@ -8,6 +8,7 @@ import { CONFIG_SCHEMA_VERSION, openAndMigrateConfigDb, openConfigDb } from './c
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
 import { restore } from './backup/restore-command.js';
+import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP } from './backup/write-backup.js';
 import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
 import { openLogExecutor } from './store/open-executor.js';
 import { logTables } from './store/tables.js';
@@ -144,7 +145,8 @@ function keyCommand(args: string[]): void {
 async function backupCommand(args: string[]): Promise<void> {
   const { positionals } = parseArgs({ args, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError('Usage: logstead backup <dir>');
-  const { dataDir } = loadSettings();
+  const { dataDir, clickhouseUrl } = loadSettings();
+  if (clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
   // Resolved here: the server that writes it may run in another working directory.
   const manifest = await backUp(dataDir, path.resolve(positionals[0]));
   console.error(`Backed up ${manifest.lines} lines and the configuration of ${dataDir} to ${path.resolve(positionals[0])}`);
@@ -154,7 +156,8 @@ async function backupCommand(args: string[]): Promise<void> {
 async function restoreCommand(args: string[]): Promise<void> {
   const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { force: { type: 'boolean' } } });
   if (positionals.length !== 1) throw new UsageError('Usage: logstead restore <dir> [--force]');
-  const { dataDir } = loadSettings();
+  const { dataDir, clickhouseUrl } = loadSettings();
+  if (clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
   const restored = await restore(dataDir, path.resolve(positionals[0]), { force: values.force ?? false });
   console.error(`Restored ${restored.lines} lines and the configuration from ${restored.from} (backed up ${restored.createdAt}) into ${dataDir}; start the server as usual`);
   print(restored);
