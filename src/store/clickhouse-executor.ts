@@ -75,8 +75,9 @@ export async function openClickHouseExecutor(options: ClickHouseExecutorOptions)
           if (rows.length > 0) yield rows.map((row) => row.json<T>());
         }
       } finally {
-        // A reader that stops early (limit reached, client gone) must free the connection.
-        if (!stream.readableEnded) stream.destroy();
+        // A reader that stops early (limit reached, client gone) must free the connection: closing
+        // the result set destroys the response itself, not only the row stream over it.
+        if (!stream.readableEnded) result.close();
       }
     },
 

@@ -226,9 +226,16 @@ async function streamResult(session: Session, parsed: ParsedRequest, headers: Re
           response.write(Buffer.concat(held.splice(0)));
         }
       } else if (!response.write(Buffer.from(chunk.raw()))) {
-        await new Promise((resolve) => response.once('drain', resolve));
+        // A client that stops reading and goes away never drains: its query is cancelled.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            response.off('drain', done).off('close', done);
+            resolve();
+          };
+          response.on('drain', done).on('close', done);
+        });
       }
-      if (response.destroyed) break;
+      if (response.destroyed || !response.writable) break;
     }
     if (!response.headersSent) response.writeHead(200, { ...headers, 'X-ClickHouse-Summary': JSON.stringify({ read_rows: String(rows), written_rows: '0' }) });
     response.end(Buffer.concat(held));
