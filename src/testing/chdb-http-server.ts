@@ -214,6 +214,10 @@ export async function startChdbHttpServer(): Promise<ChdbHttpServer> {
  */
 async function streamResult(session: Session, parsed: ParsedRequest, headers: Record<string, string>, response: http.ServerResponse): Promise<void> {
   const results = session.queryStream(parsed.query, { format: parsed.format });
+  let gone = false;
+  response.once('close', () => {
+    gone = true;
+  });
   try {
     const held: Buffer[] = [];
     let rows = 0;
@@ -232,10 +236,11 @@ async function streamResult(session: Session, parsed: ParsedRequest, headers: Re
             response.off('drain', done).off('close', done);
             resolve();
           };
-          response.on('drain', done).on('close', done);
+          if (gone) resolve();
+          else response.on('drain', done).on('close', done);
         });
       }
-      if (response.destroyed || !response.writable) break;
+      if (gone || response.destroyed || !response.writable) break;
     }
     if (!response.headersSent) response.writeHead(200, { ...headers, 'X-ClickHouse-Summary': JSON.stringify({ read_rows: String(rows), written_rows: '0' }) });
     response.end(Buffer.concat(held));
