@@ -106,6 +106,8 @@ function engineError(error: unknown): { code: number; text: string } {
 export interface ChdbHttpServer {
   /** http://127.0.0.1:<port>, no database. */
   url: string;
+  /** The engine's temporary data directory. */
+  dir: string;
   close(): Promise<void>;
 }
 
@@ -199,6 +201,7 @@ export async function startChdbHttpServer(): Promise<ChdbHttpServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    dir,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -254,7 +257,8 @@ let shared: Promise<ChdbHttpServer> | undefined;
 /** The process's one helper server, started on first use and stopped with the process. */
 export function sharedChdbHttpServer(): Promise<ChdbHttpServer> {
   shared ??= startChdbHttpServer().then((server) => {
-    process.once('exit', () => void server.close());
+    // Synchronous at exit: the engine's files go with the process (chDB closes its sessions itself).
+    process.once('exit', () => fs.rmSync(server.dir, { recursive: true, force: true }));
     return server;
   });
   return shared;
