@@ -15,6 +15,11 @@ export const sqlString = (text: string): string => `'${text.replace(/\\/g, '\\\\
  * the embedded table's name, so SQL about stored data (parts, partitions, mutations, the text
  * index's dictionary, which a search reads by table name on each shard) is the same text in both;
  * only reads and inserts name the Distributed table.
+ *
+ * Open on a cluster of several shards: a search ending in a prefix expands it from the text
+ * index's dictionary in a scalar subquery (query/to-sql.ts), which ClickHouse evaluates once, on
+ * the node Logstead talks to, so it sees that node's shard's tokens only. With one shard (any
+ * number of replicas) this is exact; with more, it needs verifying on a real cluster.
  */
 export interface LogTables {
   /** LOGSTEAD_CLICKHOUSE_CLUSTER, when set. */
