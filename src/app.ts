@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Accounts } from './config/accounts.js';
 import { type FirstStartCredentials, createDefaultOrganisation } from './config/bootstrap.js';
@@ -39,10 +38,10 @@ import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
 import { UsageReports, retentionInForce } from './search/usage.js';
 import { usageRoute } from './search/usage-route.js';
-import { openChdbExecutor } from './store/chdb-executor.js';
 import { serveControlSocket } from './backup/control-socket.js';
-import { writeBackup } from './backup/write-backup.js';
+import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, writeBackup } from './backup/write-backup.js';
 import { LogStore } from './store/log-store.js';
+import { openLogExecutor } from './store/open-executor.js';
 import { retainedFrom, scheduleRetention } from './store/retention.js';
 import { recordHttpMetrics } from './metrics/http-hooks.js';
 import { alertActivity, countDelivery, countStored, measureFlushes } from './metrics/recorders.js';
@@ -81,11 +80,11 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const configDb = openConfigDb(settings.dataDir);
   const accounts = new Accounts(configDb);
 
-  const executor = await openChdbExecutor(path.join(settings.dataDir, 'clickhouse'));
+  const executor = await openLogExecutor(settings);
   // Retention: reads never return what an organisation no longer keeps; the schedule frees the disk.
   const retentionDays = (account: string) => accounts.retentionDaysOf(account) ?? settings.retentionDays;
   const keptFrom = (account: string) => retainedFrom(retentionDays(account), Date.now());
-  const store = await LogStore.open(executor, { retainedFrom: keptFrom });
+  const store = await LogStore.open(executor, { retainedFrom: keptFrom, cluster: settings.clickhouseCluster });
   const metrics = createMetrics();
   const admission: { gate?: IngestAdmission } = {};
   const batcher = new GroupCommitBatcher(measureFlushes(metrics, (payload) => store.insert(payload)), {
@@ -236,7 +235,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const control = await serveControlSocket(
     settings.dataDir,
     {
-      backup: (dir) => writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir),
+      backup: async (dir) => {
+        if (settings.clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
+        return writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir);
+      },
       usage: async (account, range) => {
         if (!accounts.list().some((org) => org.account === account)) throw errors.notFound(`No organisation has the account id "${account}".`);
         return usage.report(account, range);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { type TestServer, request, startTestServer } from './testing/harness.js';
 
@@ -107,4 +109,35 @@ test('mistakes get a message and a non-zero exit', () => {
     assert.equal(result.code, 1, args.join(' '));
     assert.match(result.stderr, message);
   }
+});
+
+test('migrate brings a data directory to the current schemas, says what it applied, and then finds nothing to do', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-migrate-'));
+  try {
+    const run = () => spawnSync(process.execPath, [BIN, 'migrate'], { env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir }, encoding: 'utf8' });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    const applied = JSON.parse(first.stdout);
+    assert.equal(applied.config.applied.length, applied.config.version);
+    assert.deepEqual(applied.logs.applied.map((step: { version: number }) => step.version), [1, 2, 3]);
+    assert.match(first.stderr, /log store: applied migration 1 \(create the log table\)/);
+    const second = run();
+    assert.equal(second.status, 0, second.stderr);
+    assert.deepEqual(JSON.parse(second.stdout), { config: { version: applied.config.version, applied: [] }, logs: { version: 3, applied: [] } });
+    assert.match(second.stderr, /Nothing to migrate/);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('backup and restore refuse when the lines are on a ClickHouse server, and say how to back those up', () => {
+  for (const args of [['backup', path.join(os.tmpdir(), 'logstead-never-written')], ['restore', os.tmpdir()]]) {
+    const result = spawnSync(process.execPath, [BIN, ...args], {
+      env: { ...process.env, LOGSTEAD_DATA_DIR: server.dataDir, LOGSTEAD_CLICKHOUSE_URL: 'http://logstead:secret@127.0.0.1:1/logs' },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 1, args[0]);
+    assert.match(result.stderr, /log lines are on the ClickHouse server: back them up with the server's own BACKUP/);
+  }
+  assert.equal(fs.existsSync(path.join(os.tmpdir(), 'logstead-never-written')), false);
 });

@@ -5,12 +5,16 @@ import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType } from './config/accounts.js';
 import { describeFirstStart } from './config/bootstrap.js';
 import { describeStart } from './banner.js';
-import { openConfigDb } from './config/database.js';
+import { CONFIG_SCHEMA_VERSION, openAndMigrateConfigDb, openConfigDb } from './config/database.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
 import { usageOf } from './search/usage-command.js';
 import { retentionInForce } from './search/usage.js';
 import { restore } from './backup/restore-command.js';
+import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP } from './backup/write-backup.js';
+import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
+import { openLogExecutor } from './store/open-executor.js';
+import { logTables } from './store/tables.js';
 
 const USAGE = `Usage: logstead <command>
 
@@ -32,6 +36,10 @@ const USAGE = `Usage: logstead <command>
                                               into a new directory (the server may be running)
   restore <dir> [--force]                     bring a backup back into the data directory of a stopped
                                               server (--force: replace the data it holds)
+  migrate                                     bring the configuration and the log store up to this
+                                              version's schema (each start does it too); prints
+                                              what it applied. With embedded logs, the server must
+                                              be stopped
 
 Settings come from LOGSTEAD_* environment variables (see the README).`;
 
@@ -151,7 +159,8 @@ function keyCommand(args: string[]): void {
 async function backupCommand(args: string[]): Promise<void> {
   const { positionals } = parseArgs({ args, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError('Usage: logstead backup <dir>');
-  const { dataDir } = loadSettings();
+  const { dataDir, clickhouseUrl } = loadSettings();
+  if (clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
   // Resolved here: the server that writes it may run in another working directory.
   const manifest = await backUp(dataDir, path.resolve(positionals[0]));
   console.error(`Backed up ${manifest.lines} lines and the configuration of ${dataDir} to ${path.resolve(positionals[0])}`);
@@ -161,10 +170,34 @@ async function backupCommand(args: string[]): Promise<void> {
 async function restoreCommand(args: string[]): Promise<void> {
   const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { force: { type: 'boolean' } } });
   if (positionals.length !== 1) throw new UsageError('Usage: logstead restore <dir> [--force]');
-  const { dataDir } = loadSettings();
+  const { dataDir, clickhouseUrl } = loadSettings();
+  if (clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
   const restored = await restore(dataDir, path.resolve(positionals[0]), { force: values.force ?? false });
   console.error(`Restored ${restored.lines} lines and the configuration from ${restored.from} (backed up ${restored.createdAt}) into ${dataDir}; start the server as usual`);
   print(restored);
+}
+
+async function migrateCommand(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError('Usage: logstead migrate');
+  const settings = loadSettings();
+  if (!fs.existsSync(path.join(settings.dataDir, 'config.sqlite'))) console.error(`Starting a new data directory at ${settings.dataDir}`);
+  fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+  const { db, applied: config } = openAndMigrateConfigDb(settings.dataDir);
+  db.close();
+  const executor = await openLogExecutor(settings);
+  let logs;
+  try {
+    logs = await migrateLogStore(executor, logTables(settings.clickhouseCluster));
+  } finally {
+    await executor.close();
+  }
+  for (const version of config) console.error(`configuration: applied migration ${version}`);
+  for (const step of logs) console.error(`log store: applied migration ${step.version} (${step.name})`);
+  if (config.length === 0 && logs.length === 0) console.error('Nothing to migrate: the configuration and the log store are up to date.');
+  print({
+    config: { version: CONFIG_SCHEMA_VERSION, applied: config },
+    logs: { version: LOG_SCHEMA_VERSION, applied: logs },
+  });
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -174,6 +207,7 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'key') return keyCommand(args);
   if (command === 'backup') return backupCommand(args);
   if (command === 'restore') return restoreCommand(args);
+  if (command === 'migrate') return migrateCommand(args);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;

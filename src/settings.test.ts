@@ -41,3 +41,23 @@ test('LOGSTEAD_MAX_META_FIELDS_PER_DAY defaults to 500 and must be a whole numbe
   assert.equal(loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: '0' }).maxMetaFieldsPerDay, 0);
   assert.throws(() => loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: 'lots' }), /LOGSTEAD_MAX_META_FIELDS_PER_DAY must be an integer/);
 });
+
+test('LOGSTEAD_CLICKHOUSE_URL names a ClickHouse server over HTTP; its errors never echo the password', () => {
+  assert.equal(loadSettings({}).clickhouseUrl, undefined);
+  assert.equal(loadSettings({ LOGSTEAD_CLICKHOUSE_URL: 'https://logstead:s3cret@ch.example:8443/logs' }).clickhouseUrl, 'https://logstead:s3cret@ch.example:8443/logs');
+  for (const value of ['tcp://logstead:s3cret@ch.example:9000/logs', 'http://logstead:s3cret@ch.example:8123/a/b', 'logstead:s3cret@ch', 'http://logstead:s3cret@ch.example:8123/logs?x=1']) {
+    assert.throws(
+      () => loadSettings({ LOGSTEAD_CLICKHOUSE_URL: value }),
+      (error: unknown) => error instanceof SettingsError && /LOGSTEAD_CLICKHOUSE_URL must be/.test(error.message) && !error.message.includes('s3cret'),
+      value,
+    );
+  }
+});
+
+test('LOGSTEAD_CLICKHOUSE_CLUSTER is a plain cluster name, and only with a server', () => {
+  const url = 'http://default:@127.0.0.1:8123/logs';
+  assert.equal(loadSettings({ LOGSTEAD_CLICKHOUSE_URL: url, LOGSTEAD_CLICKHOUSE_CLUSTER: 'logs-cluster_1' }).clickhouseCluster, 'logs-cluster_1');
+  assert.equal(loadSettings({ LOGSTEAD_CLICKHOUSE_URL: url }).clickhouseCluster, undefined);
+  assert.throws(() => loadSettings({ LOGSTEAD_CLICKHOUSE_URL: url, LOGSTEAD_CLICKHOUSE_CLUSTER: "c' ; DROP" }), /LOGSTEAD_CLICKHOUSE_CLUSTER must be a cluster name/);
+  assert.throws(() => loadSettings({ LOGSTEAD_CLICKHOUSE_CLUSTER: 'c' }), /LOGSTEAD_CLICKHOUSE_CLUSTER needs LOGSTEAD_CLICKHOUSE_URL/);
+});

@@ -41,6 +41,10 @@ export interface Settings {
   maxMetaFieldsPerDay: number;
   /** When set, GET /metrics answers only a scraper that presents this key. */
   metricsKey: string | undefined;
+  /** A ClickHouse server for the log lines (http(s)://user:password@host:8123/database); unset: embedded chDB. */
+  clickhouseUrl: string | undefined;
+  /** A cluster of that server's configuration the log tables are created ON CLUSTER. */
+  clickhouseCluster: string | undefined;
 }
 
 const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
@@ -98,12 +102,40 @@ function address(env: NodeJS.ProcessEnv, name: string, schemes: string[], exampl
   return raw;
 }
 
+/** LOGSTEAD_CLICKHOUSE_URL; its errors never repeat it, as it carries a password. */
+function clickhouseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.LOGSTEAD_CLICKHOUSE_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname || url.search || url.hash || url.pathname.split('/').length > 2) {
+    throw new SettingsError('LOGSTEAD_CLICKHOUSE_URL must be an http:// or https:// address such as http://user:password@clickhouse:8123/logs (the path, if any, names the database)');
+  }
+  return raw;
+}
+
+/** LOGSTEAD_CLICKHOUSE_CLUSTER: a cluster name as the server's configuration spells it. */
+function clickhouseCluster(env: NodeJS.ProcessEnv, url: string | undefined): string | undefined {
+  const raw = env.LOGSTEAD_CLICKHOUSE_CLUSTER?.trim();
+  if (!raw) return undefined;
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(raw)) {
+    throw new SettingsError(`LOGSTEAD_CLICKHOUSE_CLUSTER must be a cluster name of letters, digits, _, . and -, got "${raw}"`);
+  }
+  if (!url) throw new SettingsError('LOGSTEAD_CLICKHOUSE_CLUSTER needs LOGSTEAD_CLICKHOUSE_URL: the embedded engine has no clusters');
+  return raw;
+}
+
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const logLevel = env.LOGSTEAD_LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new SettingsError(`LOGSTEAD_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const publicUrl = address(env, 'LOGSTEAD_PUBLIC_URL', ['http:', 'https:'], 'https://logs.example.com');
+  const clickhouse = clickhouseUrl(env);
   return {
     port: integer(env, 'LOGSTEAD_PORT', 8080, 0, 65535),
     host: env.LOGSTEAD_HOST || '127.0.0.1',
@@ -128,5 +160,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     signInFailuresPerMinute: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     maxMetaFieldsPerDay: integer(env, 'LOGSTEAD_MAX_META_FIELDS_PER_DAY', 500, 0, 1_000_000),
     metricsKey: env.LOGSTEAD_METRICS_KEY?.trim() || undefined,
+    clickhouseUrl: clickhouse,
+    clickhouseCluster: clickhouseCluster(env, clickhouse),
   };
 }

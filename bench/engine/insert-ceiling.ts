@@ -18,7 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { openChdbExecutor } from '../../src/store/chdb-executor.js';
 import type { StoredLine } from '../../src/store/log-store.js';
 import { INSERT_COLUMNS, encodeRows } from '../../src/store/row-encoding.js';
-import { LOGS_TABLE, TEXT_INDEX, ensureSchema } from '../../src/store/schema.js';
+import { migrateLogStore } from '../../src/store/migrations.js';
+import { LOGS_TABLE, TEXT_INDEX } from '../../src/store/schema.js';
+import { logTables } from '../../src/store/tables.js';
 import { median } from '../lib/stats.js';
 import { lineGenerator } from '../lib/synthetic-lines.js';
 
@@ -46,7 +48,7 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-engine-'));
   const executor = await openChdbExecutor(dir);
   try {
-    await ensureSchema(executor);
+    await migrateLogStore(executor, logTables());
     if (!index) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX ${TEXT_INDEX}`);
     const all = syntheticRows(rows);
     const payloads: Buffer[] = [];

@@ -20,6 +20,13 @@ export const SMALL_FILES = ['export-link.key', CREDENTIALS_FILE];
 /** A backup the operator asked for that cannot be taken as asked; the message says what to do. */
 export class BackupRefused extends Error {}
 
+/**
+ * Why `logstead backup` and `restore` refuse when the lines are on a ClickHouse server: the
+ * engine's BACKUP would write to the server's disk, not here, and a server has its own tools.
+ */
+export const SERVER_LOGS_NOT_BACKED_UP =
+  "With LOGSTEAD_CLICKHOUSE_URL the log lines are on the ClickHouse server: back them up with the server's own BACKUP (or clickhouse-backup). `logstead backup` and `restore` cover the embedded log store only.";
+
 export interface BackupSources {
   executor: SqlExecutor;
   configDb: ConfigDb;

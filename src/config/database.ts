@@ -137,6 +137,11 @@ const migrations: string[] = [
 
 /** Opens (creating if needed) the configuration database under the data directory. */
 export function openConfigDb(dataDir: string): ConfigDb {
+  return openAndMigrateConfigDb(dataDir).db;
+}
+
+/** Opens the configuration database and says which migrations (1-based versions) this applied. */
+export function openAndMigrateConfigDb(dataDir: string): { db: ConfigDb; applied: number[] } {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, 'config.sqlite'));
   db.pragma('journal_mode = WAL');
@@ -144,18 +149,20 @@ export function openConfigDb(dataDir: string): ConfigDb {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
+  return { db, applied: migrate(db) };
 }
 
-function migrate(db: ConfigDb): void {
+function migrate(db: ConfigDb): number[] {
   const current = db.pragma('user_version', { simple: true }) as number;
+  const applied: number[] = [];
   for (let version = current; version < migrations.length; version++) {
     db.transaction(() => {
       db.exec(migrations[version]);
       db.pragma(`user_version = ${version + 1}`);
     })();
+    applied.push(version + 1);
   }
+  return applied;
 }
 
 /** The schema version this build migrates to; a configuration from a newer build is not opened. */

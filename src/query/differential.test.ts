@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { openChdbExecutor } from '../store/chdb-executor.js';
+import { openTestExecutor } from '../testing/log-engine.js';
 import type { SqlExecutor } from '../store/executor.js';
 import { LogStore, type StoredLine } from '../store/log-store.js';
 import { encodeRows } from '../store/row-encoding.js';
@@ -139,7 +139,7 @@ let lines: StoredLine[];
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-diff-'));
-  executor = await openChdbExecutor(dir);
+  executor = await openTestExecutor(dir);
   store = await LogStore.open(executor);
   lines = makeLines();
   await store.insert(Buffer.from(encodeRows(lines)));

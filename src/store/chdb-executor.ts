@@ -10,7 +10,7 @@ const MAX_STREAM_SESSIONS = 4;
  * terms, query/parser.ts) compiles to over a megabyte of SQL in the facet queries, past the
  * engine's 256 KiB parser limit and near its AST size limits.
  */
-const SESSION_ARGS = ['--max_query_size=16777216', '--max_ast_elements=10000000', '--max_expanded_ast_elements=10000000'];
+export const ENGINE_ARGS = ['--max_query_size=16777216', '--max_ast_elements=10000000', '--max_expanded_ast_elements=10000000'];
 
 /**
  * BACKUP and RESTORE need the engine told where backups may go, once, when it opens; the place is
@@ -27,7 +27,7 @@ const BACKUPS_ANYWHERE = '--backups.allowed_path=/';
  */
 export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
   fs.mkdirSync(dir, { recursive: true });
-  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...SESSION_ARGS] });
+  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...ENGINE_ARGS] });
   const idleStreamSessions: Session[] = [];
   const allStreamSessions: Session[] = [];
   const waiting: Array<(session: Session) => void> = [];
@@ -36,7 +36,7 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
     const idle = idleStreamSessions.pop();
     if (idle) return idle;
     if (allStreamSessions.length < MAX_STREAM_SESSIONS) {
-      const session = new Session(dir, { connectionArgs: SESSION_ARGS });
+      const session = new Session(dir, { connectionArgs: ENGINE_ARGS });
       allStreamSessions.push(session);
       return session;
     }

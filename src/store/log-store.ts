@@ -2,7 +2,8 @@ import type { SqlCondition } from '../query/to-sql.js';
 import type { FacetName, Facets } from '../wire/types.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
-import { LOGS_TABLE, ensureSchema } from './schema.js';
+import { migrateLogStore } from './migrations.js';
+import { type LogTables, logTables } from './tables.js';
 
 /** One stored line, as written to and read from the log table. */
 export interface StoredLine {
@@ -123,6 +124,8 @@ export interface LogStoreOptions {
    * are never returned, even before they are removed from disk.
    */
   retainedFrom?: (account: string) => number;
+  /** LOGSTEAD_CLICKHOUSE_CLUSTER: the tables live on this cluster of a ClickHouse server. */
+  cluster?: string;
 }
 
 /** Owns all log SQL. Nothing outside this module writes SQL for logs. */
@@ -130,16 +133,19 @@ export class LogStore {
   private constructor(
     private readonly executor: SqlExecutor,
     private readonly retainedFrom: (account: string) => number,
+    private readonly tables: LogTables,
   ) {}
 
+  /** Opens the store, first applying its schema migrations. */
   static async open(executor: SqlExecutor, options: LogStoreOptions = {}): Promise<LogStore> {
-    await ensureSchema(executor);
-    return new LogStore(executor, options.retainedFrom ?? (() => 0));
+    const tables = logTables(options.cluster);
+    await migrateLogStore(executor, tables);
+    return new LogStore(executor, options.retainedFrom ?? (() => 0), tables);
   }
 
   /** Writes rows encoded by row-encoding.ts (encodeRows) in one insert. */
   async insert(encodedRows: Buffer): Promise<void> {
-    await this.executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, encodedRows);
+    await this.executor.insertTabSeparated(this.tables.reads, INSERT_COLUMNS, encodedRows);
   }
 
   /** The WHERE clause and parameters selecting a filter's lines. */
@@ -213,7 +219,7 @@ export class LogStore {
       );
     }
     const direction = forward ? 'ASC' : 'DESC';
-    let sql = `SELECT ${columns} FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+    let sql = `SELECT ${columns} FROM ${this.tables.reads} WHERE ${where.join(' AND ')}
       ORDER BY ts ${direction}, id ${direction} LIMIT {limit:UInt32}`;
     if (!forward && options.chronological) sql = `SELECT * FROM (${sql}) ORDER BY ts_ms ASC, id ASC`;
     // Ids are 64-bit in the store; quoted, they reach JavaScript exactly. Top-k dynamic filtering
@@ -232,7 +238,7 @@ export class LogStore {
     params.bucketMs = bucketMs;
     const rows = await this.executor.rows<{ bucket: string; level: string; count: string }>(
       `SELECT intDiv(toUnixTimestamp64Milli(ts) - {fromMs:Int64}, {bucketMs:Int64}) AS bucket, level, count() AS count
-         FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+         FROM ${this.tables.reads} WHERE ${where.join(' AND ')}
         GROUP BY bucket, level ORDER BY bucket`,
       params,
     );
@@ -253,7 +259,7 @@ export class LogStore {
       const { where, params: selectionParams } = this.selection({ ...filter, [own[name]]: undefined });
       // Every part takes the same parameter names with the same values (less its own list), so they merge.
       Object.assign(params, selectionParams);
-      return `SELECT '${name}' AS facet, toString(${expressions[name]}) AS value, count() AS count FROM ${LOGS_TABLE}
+      return `SELECT '${name}' AS facet, toString(${expressions[name]}) AS value, count() AS count FROM ${this.tables.reads}
         WHERE ${where.join(' AND ')} GROUP BY value ORDER BY count DESC, value LIMIT {facetLimit:UInt32}`;
     });
     const rows = await this.executor.rows<{ facet: FacetName; value: string; count: string }>(parts.join(' UNION ALL '), params);
@@ -273,13 +279,13 @@ export class LogStore {
     const selected = where.join(' AND ');
     const volume = (row: { lines: string; bytes: string }): Volume => ({ lines: Number(row.lines), bytes: Number(row.bytes) });
     const days = await this.executor.rows<{ day: string; lines: string; bytes: string }>(
-      `SELECT toString(toDate(ts)) AS day, count() AS lines, sum(size) AS bytes FROM ${LOGS_TABLE}
+      `SELECT toString(toDate(ts)) AS day, count() AS lines, sum(size) AS bytes FROM ${this.tables.reads}
         WHERE ${selected} GROUP BY day ORDER BY day`,
       params,
     );
     const ranked = (column: 'app' | 'host') =>
       this.executor.rows<{ name: string; lines: string; bytes: string }>(
-        `SELECT ${column} AS name, count() AS lines, sum(size) AS bytes FROM ${LOGS_TABLE}
+        `SELECT ${column} AS name, count() AS lines, sum(size) AS bytes FROM ${this.tables.reads}
           WHERE ${selected} GROUP BY name ORDER BY bytes DESC, lines DESC, name LIMIT {top:UInt32}`,
         params,
       );
@@ -290,7 +296,7 @@ export class LogStore {
     // (so no longer valid JSON), is never indexed and not counted. meta_indexed is read first, so
     // meta is read only where some line was left unindexed.
     const [unindexed] = await this.executor.rows<{ lines: string }>(
-      `SELECT count() AS lines FROM ${LOGS_TABLE}
+      `SELECT count() AS lines FROM ${this.tables.reads}
         WHERE ${selected} AND NOT meta_indexed AND startsWith(meta, '{') AND isValidJSON(meta)`,
       params,
     );
@@ -318,7 +324,7 @@ export class LogStore {
     const rows = await this.executor.rows<{ window: string; count: string; last: string; nth?: string }>(
       `SELECT intDiv(toUnixTimestamp64Milli(ts), {intervalMs:Int64}) * {intervalMs:Int64} AS window, count() AS count,
               toUnixTimestamp64Milli(max(ts)) AS last${nthColumn}
-         FROM ${LOGS_TABLE} WHERE ${where.join(' AND ')}
+         FROM ${this.tables.reads} WHERE ${where.join(' AND ')}
         GROUP BY window ORDER BY window`,
       params,
     );
@@ -346,7 +352,7 @@ export class LogStore {
    * (reads never return those).
    */
   async storedLines(account: string): Promise<number> {
-    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${LOGS_TABLE} WHERE account = {account:String}`, { account });
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE account = {account:String}`, { account });
     return Number(lines);
   }
 
@@ -354,7 +360,7 @@ export class LogStore {
   async days(): Promise<StoredDay[]> {
     const rows = await this.executor.rows<{ id: string; newest: string; lines: string; bytes: string }>(
       `SELECT partition_id AS id, toUnixTimestamp(max(max_time)) AS newest, sum(rows) AS lines, sum(bytes_on_disk) AS bytes
-         FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active
+         FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active
         GROUP BY partition_id ORDER BY partition_id`,
     );
     return rows.map((row) => ({ id: row.id, newestMs: Number(row.newest) * 1000 + 999, lines: Number(row.lines), bytesOnDisk: Number(row.bytes) }));
@@ -363,7 +369,7 @@ export class LogStore {
   /** Removes a whole day at once: the engine drops its files, nothing is rewritten. */
   async dropDay(id: string): Promise<void> {
     if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
-    await this.executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP PARTITION ID '${id}'`);
+    await this.executor.exec(`ALTER TABLE ${this.tables.stored}${this.tables.onCluster} DROP PARTITION ID '${id}'`);
   }
 
   /**
@@ -375,8 +381,8 @@ export class LogStore {
     const params = { account, beforeMs };
     const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})';
     // The primary key (account, ts) answers this from the index; most hours there is nothing to do.
-    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${LOGS_TABLE} WHERE ${condition}`, params);
-    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${LOGS_TABLE} WHERE ${condition}`, params);
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${condition}`, params);
+    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${this.tables.stored}${this.tables.onCluster} WHERE ${condition}`, params);
     return Number(lines);
   }
 
@@ -387,8 +393,8 @@ export class LogStore {
   async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number }> {
     const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string }>(
       `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes,
-              (SELECT count() FROM system.merges WHERE database = currentDatabase() AND table = '${LOGS_TABLE}') AS merges
-         FROM system.parts WHERE database = currentDatabase() AND table = '${LOGS_TABLE}' AND active`,
+              (SELECT count() FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merges
+         FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active`,
     );
     return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
   }

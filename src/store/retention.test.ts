@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startLogstead } from '../app.js';
 import { loadSettings } from '../settings.js';
+import { testEngineEnv } from '../testing/log-engine.js';
 import { type TestServer, jsonLines, request, startTestServer } from '../testing/harness.js';
 import { DAY_MS } from './retention.js';
 
@@ -79,7 +80,7 @@ test('days no organisation keeps are dropped whole, and the disk cap drops the o
   const before = (await server.running.store.days()).length;
   // The same data directory, restarted with a 10-day default and then with a tiny disk cap.
   await server.running.close();
-  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: server.dataDir, LOGSTEAD_LOG_LEVEL: 'warn', LOGSTEAD_RETENTION_DAYS: '10' });
+  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: server.dataDir, LOGSTEAD_LOG_LEVEL: 'warn', LOGSTEAD_RETENTION_DAYS: '10', ...(await testEngineEnv(server.dataDir)) });
   let running = await startLogstead(settings);
   try {
     const days = await running.store.days();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { openChdbExecutor } from './chdb-executor.js';
+import { openTestExecutor } from '../testing/log-engine.js';
 import type { SqlExecutor } from './executor.js';
 import { LogStore, type StoredLine } from './log-store.js';
 import { encodeRow, encodeRows } from './row-encoding.js';
@@ -14,7 +14,7 @@ let store: LogStore;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-row-encoding-'));
-  executor = await openChdbExecutor(dir);
+  executor = await openTestExecutor(dir);
   store = await LogStore.open(executor);
 });
 

@@ -4,14 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compileQuery } from '../query/compile.js';
-import { openChdbExecutor } from './chdb-executor.js';
 import { LogStore } from './log-store.js';
 import { encodeRow } from './row-encoding.js';
-import { INDEXED_TEXT, SEARCH_TEXT, ensureSchema } from './schema.js';
+import { openTestExecutor } from '../testing/log-engine.js';
+import { LOG_SCHEMA_VERSION, migrateLogStore } from './migrations.js';
+import { INDEXED_TEXT, SEARCH_TEXT } from './schema.js';
+import { logTables } from './tables.js';
 
 test('a log table from before the token index gets it, built for the lines already stored', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
-  let executor = await openChdbExecutor(dir);
+  let executor = await openTestExecutor(dir);
   try {
     // The table as Logstead created it before INDEXED_TEXT (columns unchanged, old index).
     await executor.exec(`CREATE TABLE logs (
@@ -24,9 +26,9 @@ test('a log table from before the token index gets it, built for the lines alrea
     await executor.exec(`INSERT INTO logs (account, ts, id, line) VALUES ('old', fromUnixTimestamp64Milli(1763800000000), 1, 'naïveté disk failure')`);
     await executor.close();
 
-    executor = await openChdbExecutor(dir);
+    executor = await openTestExecutor(dir);
     const store = await LogStore.open(executor);
-    const indexes = await executor.rows<{ name: string }>("SELECT name FROM system.data_skipping_indices WHERE table = 'logs'");
+    const indexes = await executor.rows<{ name: string }>("SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs'");
     assert.deepEqual(indexes.map((index) => index.name), ['search_tokens']);
     const found = async (query: string) => {
       let count = 0;
@@ -50,7 +52,7 @@ test('a log table from before the token index gets it, built for the lines alrea
 
 test('parts left without the token index (a rebuild cut short) get it at the next start', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
-  let executor = await openChdbExecutor(dir);
+  let executor = await openTestExecutor(dir);
   try {
     await LogStore.open(executor);
     await executor.exec(`ALTER TABLE logs DROP INDEX search_tokens`);
@@ -58,7 +60,7 @@ test('parts left without the token index (a rebuild cut short) get it at the nex
     await executor.exec(`ALTER TABLE logs ADD INDEX search_tokens ${INDEXED_TEXT} TYPE text(tokenizer = splitByNonAlpha)`);
     await executor.close();
 
-    executor = await openChdbExecutor(dir);
+    executor = await openTestExecutor(dir);
     const store = await LogStore.open(executor);
     let count = 0;
     for await (const rows of store.read({ account: 'cut', fromMs: 0, toMs: 2e12, condition: compileQuery('pan') }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
@@ -71,10 +73,12 @@ test('parts left without the token index (a rebuild cut short) get it at the nex
 
 test('a token index on an earlier search text is rebuilt on the current one, so stored lines gain what it adds', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
-  let executor = await openChdbExecutor(dir);
+  let executor = await openTestExecutor(dir);
   try {
-    await ensureSchema(executor);
-    // The index as it was before JSON lines with \u escapes were also searched as their fields.
+    await migrateLogStore(executor, logTables());
+    // A data directory from before migrations were recorded, its index as it was before JSON
+    // lines with \u escapes were also searched as their fields.
+    await executor.exec('DROP TABLE schema_migrations');
     const earlier = "replaceRegexpAll(lower(concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''))), '[^\\\\x00-\\\\x7F]+', ' ')";
     await executor.exec('ALTER TABLE logs DROP INDEX search_tokens');
     await executor.exec(`ALTER TABLE logs ADD INDEX search_tokens ${earlier} TYPE text(tokenizer = splitByNonAlpha)`);
@@ -83,9 +87,9 @@ test('a token index on an earlier search text is rebuilt on the current one, so 
     await executor.exec('ALTER TABLE logs MATERIALIZE INDEX search_tokens SETTINGS mutations_sync = 2');
     await executor.close();
 
-    executor = await openChdbExecutor(dir);
+    executor = await openTestExecutor(dir);
     const store = await LogStore.open(executor);
-    const [index] = await executor.rows<{ expr: string }>("SELECT expr FROM system.data_skipping_indices WHERE table = 'logs'");
+    const [index] = await executor.rows<{ expr: string }>("SELECT expr FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs'");
     assert.match(index.expr, /fields/);
     const found = async (query: string) => {
       let count = 0;
@@ -95,6 +99,45 @@ test('a token index on an earlier search text is rebuilt on the current one, so 
     assert.equal(await found('résumé'), 1);
     assert.equal(await found('sum'), 1, 'the token after é comes from the rebuilt index');
     assert.equal(await found('"café résumé"'), 1);
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('migrations are recorded: a new store applies each once, a reopened one none, and an older data directory keeps its lines', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  let executor = await openTestExecutor(dir);
+  try {
+    const first = await migrateLogStore(executor, logTables());
+    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4]);
+    assert.equal(LOG_SCHEMA_VERSION, 4);
+    assert.deepEqual(await migrateLogStore(executor, logTables()), []);
+    const recorded = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4]);
+
+    // A data directory from before the migrations table: its table and lines are kept as they are.
+    await executor.exec(`INSERT INTO logs (account, ts, id, line) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'still here')`);
+    await executor.exec('DROP TABLE schema_migrations');
+    await executor.close();
+    executor = await openTestExecutor(dir);
+    const store = await LogStore.open(executor);
+    assert.equal(await store.storedLines('kept'), 1);
+    const again = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4]);
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a log store migrated by a newer build is not opened', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  const executor = await openTestExecutor(dir);
+  try {
+    await migrateLogStore(executor, logTables());
+    await executor.exec(`INSERT INTO schema_migrations (version, name) VALUES (${LOG_SCHEMA_VERSION + 1}, 'from the future')`);
+    await assert.rejects(LogStore.open(executor), /schema version 4, from a newer Logstead/);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import type { SqlExecutor } from './executor.js';
+import { LOGS_TABLE, type LogTables, MIGRATIONS_TABLE, sqlString } from './tables.js';
 
-export const LOGS_TABLE = 'logs';
+export { LOGS_TABLE } from './tables.js';
 
 /**
  * The text bare search words are matched in: the line and its fields, newline-separated, then,
@@ -28,17 +29,13 @@ export const TEXT_INDEX = 'search_tokens';
 const TEXT_INDEX_TYPE = "text(tokenizer = splitByNonAlpha, posting_list_codec = 'bitpacking')";
 
 /**
- * The log table. Ordered by (account, ts, id) so every read is a time-range scan inside one
- * organisation; partitioned by day so retention can drop whole days. LowCardinality and ZSTD keep
- * the stored columns small. ts and id use Delta with LZ4, not ZSTD: every search reads ts, and LZ4
- * decodes it about four times faster (and, after Delta, about as small). The text index on
- * INDEXED_TEXT serves word and phrase search. fsync_after_insert makes an acknowledged insert
- * survive a power cut, not only a crash. merge_selector_base = 10 (default 5) merges parts in
- * bigger steps, so each line is rewritten fewer times: background merges took 70% of a core
- * under sustained ingest, 56% with it (docs/performance.md).
+ * The log table's columns and index, written once for every engine. Ordered by (account, ts, id)
+ * so every read is a time-range scan inside one organisation; partitioned by day so retention can
+ * drop whole days. LowCardinality and ZSTD keep the stored columns small. ts and id use Delta with
+ * LZ4, not ZSTD: every search reads ts, and LZ4 decodes it about four times faster (and, after
+ * Delta, about as small). The text index on INDEXED_TEXT serves word and phrase search.
  */
-const createLogsTable = `
-CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
+const LOGS_COLUMNS = `
   account      LowCardinality(String),
   ts           DateTime64(3, 'UTC') CODEC(Delta, LZ4),
   id           UInt64 CODEC(Delta, LZ4),
@@ -60,42 +57,109 @@ CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (
   extra        String CODEC(ZSTD(3)),
   size         UInt32 CODEC(T64, LZ4),
   INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}
-)
-ENGINE = MergeTree
-PARTITION BY toDate(ts)
+`;
+
+/**
+ * fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
+ * merge_selector_base = 10 (default 5) merges parts in bigger steps, so each line is rewritten
+ * fewer times: background merges took 70% of a core under sustained ingest, 56% with it
+ * (docs/performance.md).
+ */
+const LOGS_LAYOUT = `PARTITION BY toDate(ts)
 ORDER BY (account, ts, id)
 SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10`;
 
 /**
- * Creates the log table, or brings an older one up to date: a text index on an older expression
- * (tables made before INDEXED_TEXT had one named search_text on lower(SEARCH_TEXT); later ones
- * one on an earlier SEARCH_TEXT) is replaced and rebuilt for every stored part before the server
- * starts answering (words are answered from the index's tokens, so a part without them would hide
- * its lines). A rebuild cut short by a crash is finished at the next start. Older tables also get
- * the current merge setting; their codecs stay as they were.
+ * On a cluster, lines go to a shard by a hash of their id: spread evenly whatever the
+ * organisation, and the same lines always to the same shard, so a retried insert repeats the
+ * same blocks there, which replicated tables deduplicate.
  */
-export async function ensureSchema(executor: SqlExecutor): Promise<void> {
-  await executor.exec(createLogsTable);
-  await executor.exec(`ALTER TABLE ${LOGS_TABLE} MODIFY SETTING merge_selector_base = 10`);
-  // Why a line's meta is unindexed; older tables gain it empty (their lines read as reason unknown).
-  await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed`);
+const SHARDING_KEY = 'cityHash64(id)';
+
+/**
+ * The statements that create the log table. Embedded: one MergeTree table. On a cluster: the
+ * table on every node as ReplicatedMergeTree (its Keeper path and replica name from the server's
+ * {shard} and {replica} macros), and the Distributed table over it in the given database.
+ */
+export function createLogTables(tables: LogTables, database: string): string[] {
+  if (tables.cluster === undefined) {
+    return [`CREATE TABLE IF NOT EXISTS ${LOGS_TABLE} (${LOGS_COLUMNS})\nENGINE = MergeTree\n${LOGS_LAYOUT}`];
+  }
+  return [
+    `CREATE TABLE IF NOT EXISTS ${tables.stored}${tables.onCluster} (${LOGS_COLUMNS})\n` +
+      `ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/${tables.stored}', '{replica}')\n${LOGS_LAYOUT}`,
+    `CREATE TABLE IF NOT EXISTS ${tables.reads}${tables.onCluster} AS ${tables.stored}\n` +
+      `ENGINE = Distributed(${sqlString(tables.cluster)}, ${sqlString(database)}, ${sqlString(tables.stored)}, ${SHARDING_KEY})`,
+  ];
+}
+
+/**
+ * The table of applied migrations. On a cluster it is replicated to every node (its Keeper path
+ * has no {shard}), so each node sees the same versions.
+ */
+export function createMigrationsTable(tables: LogTables): string {
+  const engine =
+    tables.cluster === undefined ? 'MergeTree' : `ReplicatedMergeTree('/clickhouse/tables/{database}/${MIGRATIONS_TABLE}', '{replica}')`;
+  return `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}${tables.onCluster} (
+  version    UInt32,
+  name       String,
+  applied_at DateTime64(3, 'UTC') DEFAULT now64(3)
+)
+ENGINE = ${engine}
+ORDER BY version`;
+}
+
+/** Tables from before merge_selector_base = 10 get it; their codecs stay as they were. */
+export async function applyMergeSetting(executor: SqlExecutor, tables: LogTables): Promise<void> {
+  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING merge_selector_base = 10`);
+}
+
+/**
+ * Why a line's meta is unindexed (type conflict, daily cap...); tables from before it gain it empty,
+ * and their lines read as reason unknown. On a cluster the Distributed table gains it too.
+ */
+export async function addMetaNote(executor: SqlExecutor, tables: LogTables): Promise<void> {
+  const column = `meta_note LowCardinality(String) DEFAULT ''`;
+  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} ADD COLUMN IF NOT EXISTS ${column} AFTER meta_indexed`);
+  if (tables.reads !== tables.stored) await executor.exec(`ALTER TABLE ${tables.reads}${tables.onCluster} ADD COLUMN IF NOT EXISTS ${column} AFTER meta_indexed`);
+}
+
+/**
+ * Brings the text index up to date: one on an older expression (tables made before INDEXED_TEXT
+ * had one named search_text on lower(SEARCH_TEXT); later ones one on an earlier SEARCH_TEXT) is
+ * replaced and rebuilt for every stored part before the server starts answering (words are
+ * answered from the index's tokens, so a part without them would hide its lines).
+ */
+export async function upgradeTextIndex(executor: SqlExecutor, tables: LogTables): Promise<void> {
   // Compared as the engine formats them, as it stores the expression reformatted.
   const indexes = await executor.rows<{ name: string; current: number }>(
     `SELECT name, formatQuerySingleLine(concat('SELECT ', expr)) = formatQuerySingleLine(concat('SELECT ', {expected:String})) AS current
        FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = {table:String}`,
-    { table: LOGS_TABLE, expected: INDEXED_TEXT },
+    { table: tables.stored, expected: INDEXED_TEXT },
   );
   const textIndex = indexes.find((index) => index.name === TEXT_INDEX);
   const upToDate = textIndex !== undefined && Number(textIndex.current) === 1;
+  const alter = `ALTER TABLE ${tables.stored}${tables.onCluster}`;
+  if (indexes.some((index) => index.name === 'search_text')) await executor.exec(`${alter} DROP INDEX search_text`);
+  if (textIndex && !upToDate) await executor.exec(`${alter} DROP INDEX ${TEXT_INDEX}`);
+  if (upToDate) return finishTextIndex(executor, tables);
+  await executor.exec(`${alter} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}`);
+  await materializeTextIndex(executor, tables);
+}
+
+const materializeTextIndex = (executor: SqlExecutor, tables: LogTables) =>
+  executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MATERIALIZE INDEX ${TEXT_INDEX} SETTINGS mutations_sync = 2`);
+
+/**
+ * Builds the text index for stored parts that lack it: a rebuild cut short by a crash is finished
+ * at the next start. Checked at every start; when every part has it, this is one cheap query.
+ */
+export async function finishTextIndex(executor: SqlExecutor, tables: LogTables): Promise<void> {
   // The text index is the table's only skip index, so a part with no index bytes lacks it.
   const [{ unindexed }] = await executor.rows<{ unindexed: string }>(
-    `SELECT count() AS unindexed FROM system.parts WHERE database = currentDatabase() AND table = {table:String}
+    `SELECT count() AS unindexed FROM ${tables.parts} WHERE database = currentDatabase() AND table = {table:String}
         AND active AND rows > 0 AND secondary_indices_compressed_bytes = 0`,
-    { table: LOGS_TABLE },
+    { table: tables.stored },
   );
-  if (upToDate && Number(unindexed) === 0) return;
-  if (indexes.some((index) => index.name === 'search_text')) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX search_text`);
-  if (textIndex && !upToDate) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX ${TEXT_INDEX}`);
-  if (!upToDate) await executor.exec(`ALTER TABLE ${LOGS_TABLE} ADD INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}`);
-  await executor.exec(`ALTER TABLE ${LOGS_TABLE} MATERIALIZE INDEX ${TEXT_INDEX} SETTINGS mutations_sync = 2`);
+  if (Number(unindexed) > 0) await materializeTextIndex(executor, tables);
 }

@@ -5,6 +5,7 @@ import { type RunningLogstead, type StartOptions, startLogstead } from '../app.j
 import { Accounts, type NewAccount } from '../config/accounts.js';
 import { openConfigDb } from '../config/database.js';
 import { loadSettings } from '../settings.js';
+import { testEngineEnv } from './log-engine.js';
 
 export interface TestServer {
   url: string;
@@ -20,10 +21,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real Logstead on a free loopback port and a fresh temporary data directory. */
+/**
+ * A real Logstead on a free loopback port and a fresh temporary data directory, its lines in the
+ * log engine this run tests (log-engine.ts).
+ */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
-  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...env });
+  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...(await testEngineEnv(dataDir)), ...env });
   let running = await startLogstead(settings, options);
   if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
   const withAccounts = <T>(work: (accounts: Accounts) => T): T => {
