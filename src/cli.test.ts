@@ -119,11 +119,11 @@ test('migrate brings a data directory to the current schemas, says what it appli
     assert.equal(first.status, 0, first.stderr);
     const applied = JSON.parse(first.stdout);
     assert.equal(applied.config.applied.length, applied.config.version);
-    assert.deepEqual(applied.logs.applied.map((step: { version: number }) => step.version), [1, 2, 3]);
+    assert.deepEqual(applied.logs.applied.map((step: { version: number }) => step.version), [1, 2, 3, 4]);
     assert.match(first.stderr, /log store: applied migration 1 \(create the log table\)/);
     const second = run();
     assert.equal(second.status, 0, second.stderr);
-    assert.deepEqual(JSON.parse(second.stdout), { config: { version: applied.config.version, applied: [] }, logs: { version: 3, applied: [] } });
+    assert.deepEqual(JSON.parse(second.stdout), { config: { version: applied.config.version, applied: [] }, logs: { version: 4, applied: [] } });
     assert.match(second.stderr, /Nothing to migrate/);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -109,6 +109,8 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
       "ALTER TABLE logs ON CLUSTER 'c1' MODIFY SETTING merge_selector_base = 10",
       "ALTER TABLE logs ON CLUSTER 'c1' ADD INDEX search_tokens replaceRegexpAll(lower(concat(line,",
       "ALTER TABLE logs ON CLUSTER 'c1' MATERIALIZE INDEX search_tokens SETTINGS mutations_sync = 2",
+      "ALTER TABLE logs ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed",
+      "ALTER TABLE logs_distributed ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed",
   ];
   assert.equal(ddl.length, expected.length, ddl.join('\n'));
   expected.forEach((start, at) => assert.ok(ddl[at].startsWith(start), `${ddl[at]}\ndoes not start with\n${start}`));
