@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { type TestServer, request, startTestServer } from '../testing/harness.js';
+import { testEngine } from '../testing/log-engine.js';
 import { BIN } from '../testing/process.js';
 
 let server: TestServer;
@@ -56,7 +57,11 @@ test('org usage asks the running server (which holds the store) and prints what 
   assert.match(unknown.stderr, /No organisation has the account id "nosuchorg"/);
 });
 
-test('org usage opens the store itself when no server runs', async () => {
+// Offline, the command opens the data directory's embedded engine; a server executor's lines are
+// in the ClickHouse server, which the command reaches only through a running Logstead.
+const offlineSkip = testEngine === 'clickhouse' ? "the offline path reads the data directory's embedded engine" : false;
+
+test('org usage opens the store itself when no server runs', { skip: offlineSkip }, async () => {
   await server.running.close();
   try {
     const result = await cli('org', 'usage', server.org.account, '--from', RANGE.from, '--to', RANGE.to);
