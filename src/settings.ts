@@ -86,16 +86,20 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
 /** Where incident paging goes unless LOGSTEAD_PAGING_URL says otherwise: PagerDuty's Events API v2. */
 const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
 
+/** A URL, or undefined for text that is none. */
+function parsedUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** An optional address setting; it must parse as a URL with one of `schemes` (e.g. 'https:'). */
 function address(env: NodeJS.ProcessEnv, name: string, schemes: string[], example: string): string | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(raw);
   if (!url || !schemes.includes(url.protocol) || !url.hostname) {
     throw new SettingsError(`${name} must be an ${schemes.map((scheme) => `${scheme}//`).join(' or ')} address such as ${example}, got "${raw}"`);
   }
@@ -106,12 +110,7 @@ function address(env: NodeJS.ProcessEnv, name: string, schemes: string[], exampl
 function clickhouseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.LOGSTEAD_CLICKHOUSE_URL?.trim();
   if (!raw) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(raw);
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname || url.search || url.hash || url.pathname.split('/').length > 2) {
     throw new SettingsError('LOGSTEAD_CLICKHOUSE_URL must be an http:// or https:// address such as http://user:password@clickhouse:8123/logs (the path, if any, names the database)');
   }

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { FastifyInstance } from 'fastify';
-import { ABSENCE_INTERVALS, PRESENCE_INTERVALS, prepareChannels } from '../config/channels.js';
+import { alertRuleKeys, prepareChannels } from '../config/channels.js';
 import { validate } from '../config/validation.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { compileQuery } from '../query/compile.js';
@@ -19,17 +19,7 @@ const backtestSchema = Joi.object({
   levels: list,
   tags: list,
   days: Joi.number().integer().min(1).max(7).default(1),
-  channel: Joi.object({
-    operator: Joi.string().valid('presence', 'absence').default('presence'),
-    triggerlimit: Joi.number().integer().min(1).max(100_000).required(),
-    triggerinterval: Joi.string().when('operator', {
-      is: 'absence',
-      then: Joi.valid(...ABSENCE_INTERVALS).default('15m'),
-      otherwise: Joi.valid(...PRESENCE_INTERVALS).default('30'),
-    }),
-    immediate: Joi.boolean().default(false).when('operator', { is: 'absence', then: Joi.valid(false) }),
-    terminal: Joi.boolean().default(true).when('operator', { is: 'absence', then: Joi.valid(true) }),
-  })
+  channel: Joi.object(alertRuleKeys)
     .unknown(true)
     .required(),
 });

@@ -45,10 +45,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MANAGED_HEADERS = ['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection'];
 const MAX_TEMPLATE_DEPTH = 20;
 
-export const channelSchema = Joi.object({
-  /** Sent back by clients that read it; an unknown one is ignored and a new one given. */
-  alertid: Joi.string().max(64),
-  integration: Joi.string().valid(...INTEGRATIONS).required(),
+/** When an alert fires: the rule part of a channel, shared with the backtest (alerts/backtest-route.ts). */
+export const alertRuleKeys = {
   operator: Joi.string().valid('presence', 'absence').default('presence'),
   triggerlimit: Joi.number().integer().min(1).max(100_000).required(),
   triggerinterval: Joi.string().when('operator', {
@@ -58,6 +56,13 @@ export const channelSchema = Joi.object({
   }),
   immediate: Joi.boolean().default(false).when('operator', { is: 'absence', then: Joi.valid(false) }),
   terminal: Joi.boolean().default(true).when('operator', { is: 'absence', then: Joi.valid(true) }),
+};
+
+export const channelSchema = Joi.object({
+  /** Sent back by clients that read it; an unknown one is ignored and a new one given. */
+  alertid: Joi.string().max(64),
+  integration: Joi.string().valid(...INTEGRATIONS).required(),
+  ...alertRuleKeys,
   emails: Joi.when('integration', {
     is: 'email',
     then: Joi.array().items(Joi.string().email({ tlds: false })).min(1).max(100).required(),
