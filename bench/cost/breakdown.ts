@@ -28,6 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
+import { rssMiB } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
 import { LINES_PER_BODY, ingestBodies, machine, machineLoad, processCpuMicros } from './common.js';
 import { type EngineRun, engineRun } from './engine-run.js';
@@ -113,14 +114,17 @@ async function loadServer(url: string, key: string, pid: number, bodies: Buffer[
   measuring = true;
   const cpu0 = processCpuMicros(pid);
   const t0 = performance.now();
+  let maxRssMiB = 0;
+  const sampler = setInterval(() => (maxRssMiB = Math.max(maxRssMiB, rssMiB(pid))), 250);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  clearInterval(sampler);
   const cpu1 = processCpuMicros(pid);
   const elapsed = (performance.now() - t0) / 1000;
   const counted = lines;
   stopped = true;
   await Promise.all(workers);
   agent.destroy();
-  return { linesPerSecond: counted / elapsed, cpuMicrosPerLine: (cpu1 - cpu0) / counted, serverCores: (cpu1 - cpu0) / 1e6 / elapsed };
+  return { linesPerSecond: counted / elapsed, cpuMicrosPerLine: (cpu1 - cpu0) / counted, serverCores: (cpu1 - cpu0) / 1e6 / elapsed, maxRssMiB: Math.round(maxRssMiB) };
 }
 
 const fmt = (value: number) => value.toFixed(1);
@@ -133,7 +137,7 @@ async function main() {
 
   // 1 and 2: the whole server, and the parse-and-discard ceiling.
   const { bodies, hostnames, rawBytes } = ingestBodies(60);
-  const server: Array<{ linesPerSecond: number; cpuMicrosPerLine: number; serverCores: number }> = [];
+  const server: Array<{ linesPerSecond: number; cpuMicrosPerLine: number; serverCores: number; maxRssMiB: number }> = [];
   const discard: typeof server = [];
   if (!options['skip-http']) {
     for (let run = 0; run < RUNS; run++) {
@@ -147,7 +151,7 @@ async function main() {
       await stopProcess(started.child);
       fs.rmSync(dataDir, { recursive: true, force: true });
       console.log(`  run ${run + 1}: server ${Math.round(server[run].linesPerSecond)} lines/s at ${fmt(server[run].cpuMicrosPerLine)} µs/line ` +
-        `(${server[run].serverCores.toFixed(2)} cores); discard ${Math.round(discard[run].linesPerSecond)} lines/s at ${fmt(discard[run].cpuMicrosPerLine)} µs/line; ${machineLoad()}`);
+        `(${server[run].serverCores.toFixed(2)} cores, RSS up to ${server[run].maxRssMiB} MiB); discard ${Math.round(discard[run].linesPerSecond)} lines/s at ${fmt(discard[run].cpuMicrosPerLine)} µs/line; ${machineLoad()}`);
       loads.push(machineLoad());
     }
   }
