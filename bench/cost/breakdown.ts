@@ -43,6 +43,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '8' },
     engine: { type: 'string' },
     'skip-http': { type: 'boolean', default: false },
+    'skip-engine': { type: 'boolean', default: false },
   },
 });
 const ROWS = Number(options.rows);
@@ -167,7 +168,7 @@ async function main() {
 
   // 4: the engine variants, each run in a fresh process, interleaved so the machine's load spreads over all.
   const engine: Record<string, EngineRun[]> = Object.fromEntries(Object.keys(ENGINE_VARIANTS).map((name) => [name, []]));
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run < (options['skip-engine'] ? 0 : RUNS); run++) {
     for (const name of Object.keys(ENGINE_VARIANTS)) {
       const child = spawnSync(process.execPath, [script, '--engine', name, '--rows', String(ROWS)], { encoding: 'utf8', maxBuffer: 1 << 24 });
       if (child.status !== 0) throw new Error(`${name}: ${child.stderr}`);

@@ -52,6 +52,8 @@ interface Lever {
 const text = { kind: 'text' } as const;
 const LEVERS: Lever[] = [
   { name: 'text', design: { index: text } },
+  { name: 'text-fixed', design: { index: { kind: 'text', notEmptyFields: true } } },
+  { name: 'text-fixed, 48,000-row inserts', design: { index: { kind: 'text', notEmptyFields: true } }, batch: 48_000 },
   { name: 'none', design: { index: { kind: 'none' } } },
   { name: 'tokenbf-8k', design: { index: { kind: 'tokenbf', bytes: 8192, hashes: 2, granularity: 1 } } },
   { name: 'tokenbf-32k', design: { index: { kind: 'tokenbf', bytes: 32768, hashes: 2, granularity: 1 } } },
