@@ -39,9 +39,9 @@ export function indexClause(index: SearchIndex): string {
     case 'none':
       return '';
     case 'tokenbf':
-      return `, INDEX search_bloom ${INDEXED_TEXT} TYPE tokenbf_v1(${index.bytes}, ${index.hashes}, 0) GRANULARITY ${index.granularity}`;
+      return `, INDEX search_bloom ${FIXED_INDEXED_TEXT} TYPE tokenbf_v1(${index.bytes}, ${index.hashes}, 0) GRANULARITY ${index.granularity}`;
     case 'ngrambf':
-      return `, INDEX search_bloom ${INDEXED_TEXT} TYPE ngrambf_v1(${index.n}, ${index.bytes}, ${index.hashes}, 0) GRANULARITY ${index.granularity}`;
+      return `, INDEX search_bloom ${FIXED_INDEXED_TEXT} TYPE ngrambf_v1(${index.n}, ${index.bytes}, ${index.hashes}, 0) GRANULARITY ${index.granularity}`;
   }
 }
 
