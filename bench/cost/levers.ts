@@ -7,7 +7,7 @@
  *  - the medians of 7 timings of bench/search's queries through the real LogStore, on the settled
  *    table, and the ids each returns, which must equal today's design's (checked here).
  *
- *   node dist/bench/cost/levers.js [--rows 2000000] [--only 'name|name']
+ *   node dist/bench/cost/levers.js [--rows 2000000] [--only 'name|name'] [--no-reference]
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,6 +33,7 @@ const { values: options } = parseArgs({
     design: { type: 'string' },
     start: { type: 'string' },
     runs: { type: 'string', default: '7' },
+    'no-reference': { type: 'boolean', default: false },
   },
 });
 const ROWS = Number(options.rows);
@@ -106,13 +107,18 @@ interface LeverResult {
   load: string;
 }
 
-/** The search benchmark's rows: bench/lib/ingest-dataset.ts's shape, oldest first over 23 h, 12 needles. */
-function datasetRows(start: number): { rows: StoredLine[]; rawBytes: number } {
+/**
+ * The search benchmark's rows (bench/lib/ingest-dataset.ts's shape: oldest first over 23 h, 12
+ * needles), encoded batch by batch so that only the TSV payloads are held (10 million rows fit).
+ */
+function datasetPayloads(start: number, batch: number): { payloads: Buffer[]; counts: number[]; rawBytes: number } {
   const generator = lineGenerator(11);
   const needleEvery = Math.floor(ROWS / 12);
-  const rows: StoredLine[] = [];
+  const payloads: Buffer[] = [];
+  const counts: number[] = [];
   let rawBytes = 0;
   let host = generator.host();
+  let rows: StoredLine[] = [];
   for (let i = 0; i < ROWS; i++) {
     if (i % 5000 === 0) host = generator.host();
     const ts = start + Math.floor((i / ROWS) * SPAN_MS);
@@ -125,8 +131,13 @@ function datasetRows(start: number): { rows: StoredLine[]; rawBytes: number } {
       level: line.level, env: '', file: '', ip: '', mac: '', tags: [], line: line.line, logtype: meta ? 'json' : 'text',
       fields: meta ? line.line : '', meta, meta_indexed: meta !== '', extra: '', size: Buffer.byteLength(line.line),
     });
+    if (rows.length === batch || i === ROWS - 1) {
+      payloads.push(Buffer.from(encodeRows(rows), 'utf8'));
+      counts.push(rows.length);
+      rows = [];
+    }
   }
-  return { rows, rawBytes };
+  return { payloads, counts, rawBytes };
 }
 
 /**
@@ -174,16 +185,7 @@ async function runQueries(store: LogStore, lever: Lever, from: number, to: numbe
 }
 
 async function leverChild(lever: Lever, start: number): Promise<void> {
-  const { rows, rawBytes } = datasetRows(start);
-  const batch = lever.batch ?? 8000;
-  const payloads: Buffer[] = [];
-  const counts: number[] = [];
-  for (let at = 0; at < rows.length; at += batch) {
-    const slice = rows.slice(at, at + batch);
-    payloads.push(Buffer.from(encodeRows(slice), 'utf8'));
-    counts.push(slice.length);
-  }
-  rows.length = 0;
+  const { payloads, counts, rawBytes } = datasetPayloads(start, lever.batch ?? 8000);
   let bytesSettled = 0;
   let bytesFinal = 0;
   let queries: QueryResult[] = [];
@@ -208,7 +210,7 @@ async function main() {
   if (options.design) return leverChild(LEVERS.find((lever) => lever.name === options.design)!, start);
   const chosen = options.only ? LEVERS.filter((lever) => options.only!.split('|').includes(lever.name)) : LEVERS.filter((lever) => !lever.optional);
   // The reference for correctness: the text index as intended (same answers as today's, faster).
-  if (!chosen.some((lever) => lever.name.startsWith('text'))) chosen.unshift(LEVERS.find((lever) => lever.name === 'text-fixed')!);
+  if (!options['no-reference'] && !chosen.some((lever) => lever.name.startsWith('text'))) chosen.unshift(LEVERS.find((lever) => lever.name === 'text-fixed')!);
   console.log(`bench/cost levers: ${ROWS.toLocaleString('en')} rows over 23 h, one fresh process per design; ${machine()}; ${machineLoad()}`);
   const script = fileURLToPath(import.meta.url);
   const results: LeverResult[] = [];
