@@ -34,6 +34,8 @@ const { values: options } = parseArgs({
     start: { type: 'string' },
     runs: { type: 'string', default: '7' },
     'no-reference': { type: 'boolean', default: false },
+    /** Turn off the engine's query condition cache, which remembers granules a condition ruled out (first-time latency). */
+    'no-condition-cache': { type: 'boolean', default: false },
   },
 });
 const ROWS = Number(options.rows);
@@ -146,14 +148,17 @@ function datasetPayloads(start: number, batch: number): { payloads: Buffer[]; co
  */
 function upToDateShim(executor: SqlExecutor): { executor: SqlExecutor; done: () => void } {
   let opening = true;
+  // Repeating a query would otherwise time the engine's memory of it, not the search.
+  const uncached = (sql: string) =>
+    !options['no-condition-cache'] ? sql : sql.includes(' SETTINGS ') ? sql.replace(' SETTINGS ', ' SETTINGS use_query_condition_cache = 0, ') : `${sql} SETTINGS use_query_condition_cache = 0`;
   const shim: SqlExecutor = {
     exec: (sql, params) => (opening ? Promise.resolve() : executor.exec(sql, params)),
     rows: <T>(sql: string, params?: Record<string, unknown>) => {
-      if (!opening) return executor.rows<T>(sql, params);
+      if (!opening) return executor.rows<T>(uncached(sql), params);
       if (sql.includes('data_skipping_indices')) return Promise.resolve([{ name: 'search_tokens', current: 1 }] as T[]);
       return Promise.resolve([{ unindexed: '0' }] as T[]);
     },
-    stream: (sql, params) => executor.stream(sql, params),
+    stream: (sql, params) => executor.stream(uncached(sql), params),
     insertTabSeparated: (table, columns, payload) => executor.insertTabSeparated(table, columns, payload),
     close: () => executor.close(),
   };
@@ -215,7 +220,7 @@ async function main() {
   const script = fileURLToPath(import.meta.url);
   const results: LeverResult[] = [];
   for (const lever of chosen) {
-    const child = spawnSync(process.execPath, ['--max-semi-space-size=64', script, '--design', lever.name, '--rows', String(ROWS), '--start', String(start), '--runs', options.runs!],
+    const child = spawnSync(process.execPath, ['--max-semi-space-size=64', script, '--design', lever.name, '--rows', String(ROWS), '--start', String(start), '--runs', options.runs!, ...(options['no-condition-cache'] ? ['--no-condition-cache'] : [])],
       { encoding: 'utf8', maxBuffer: 1 << 24 });
     if (child.status !== 0) {
       console.log(`| ${lever.name} | failed: ${child.stderr.split('\n').slice(0, 3).join(' ')} |`);
