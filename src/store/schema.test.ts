@@ -143,3 +143,23 @@ test('a log store migrated by a newer build is not opened', async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a word search is served by the text index: the query repeats the index expression exactly as the engine keeps it', async () => {
+  // The engine rewrites some expressions in a query (fields != '' becomes notEmpty(fields)) but keeps
+  // the index's as written; when the two differ, every search silently reads and tokenises every line.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  const executor = await openTestExecutor(dir);
+  try {
+    const store = await LogStore.open(executor);
+    // With no part to read, the plan reads nothing at all; one line makes it choose.
+    await store.insert(Buffer.from(encodeRow({ account: 'a', ts: 1763800000000, id: '1', batch_id: 'b', host: 'h', app: 'a', level: '', env: '', file: '', ip: '', mac: '', tags: [], line: '{"msg":"connection reset, timeout"}', logtype: 'json', fields: '{"msg":"connection reset, timeout"}', meta: '', meta_indexed: false, extra: '', size: 34 })));
+    for (const query of ['timeout', 'time', '"connection reset"']) {
+      const { sql, params } = compileQuery(query)!;
+      const plan = await executor.rows<{ explain: string }>(`EXPLAIN indexes = 1 SELECT count() FROM logs WHERE ${sql}`, params);
+      assert.ok(plan.some((row) => row.explain.includes('search_tokens')), `${query}: the plan names the text index\n${plan.map((row) => row.explain).join('\n')}`);
+    }
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

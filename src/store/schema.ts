@@ -11,7 +11,7 @@ export { LOGS_TABLE } from './tables.js';
  */
 export const SEARCH_TEXT =
   "concat(line, '\\n', host, '\\n', app, '\\n', level, '\\n', file, '\\n', env, '\\n', arrayStringConcat(tags, '\\n'), '\\n', if(meta_indexed, meta, ''), " +
-  "if(fields != '' AND (position(line, '\\\\u') > 0 OR position(line, '\\\\/') > 0), concat('\\n', fields), ''))";
+  "if(notEmpty(fields) AND (position(line, '\\\\u') > 0 OR position(line, '\\\\/') > 0), concat('\\n', fields), ''))";
 
 /**
  * What the text index tokenizes: SEARCH_TEXT lower-cased (ASCII only, as search folds case) with
