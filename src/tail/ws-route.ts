@@ -70,16 +70,22 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       const send = (message: unknown) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
+      /** Opens a new second when the clock has moved on, reporting what the last one skipped. */
+      const startSecond = () => {
+        const now = Math.floor(Date.now() / 1000);
+        if (now === second) return;
+        if (dropped > 0) send({ e: 'meta', p: { sampled: true, dropped, limitPerSecond: MAX_LINES_PER_SECOND } });
+        second = now;
+        sentThisSecond = 0;
+        dropped = 0;
+      };
+      // A flood's last skipped lines are reported within a second even when no line follows it, so
+      // the viewer's sampling notice lasts exactly as long as the sampling.
+      const sampleReport = setInterval(startSecond, 1000);
       const unsubscribe = deps.hub.subscribe(tail.principal.account, {
         matches: tail.matches,
         deliver(records) {
-          const now = Math.floor(Date.now() / 1000);
-          if (now !== second) {
-            if (dropped > 0) send({ e: 'meta', p: { sampled: true, dropped, limitPerSecond: MAX_LINES_PER_SECOND } });
-            second = now;
-            sentThisSecond = 0;
-            dropped = 0;
-          }
+          startSecond();
           const room = socket.bufferedAmount > MAX_BUFFERED_BYTES ? 0 : MAX_LINES_PER_SECOND - sentThisSecond;
           const batch = records.length > room ? sample(records, Math.max(0, room)) : records;
           dropped += records.length - batch.length;
@@ -96,6 +102,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       socket.on('close', () => {
         clearInterval(ping);
         clearInterval(credentialsCheck);
+        clearInterval(sampleReport);
         unsubscribe();
       });
       send({ e: 'meta', p: { connected: true } });
