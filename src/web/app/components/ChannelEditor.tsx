@@ -1,4 +1,9 @@
+import { useState } from 'react';
 import type { Channel } from '../api.js';
+import { ChannelChecks, type ViewFilters } from './ChannelChecks.js';
+
+/** The zones an e-mail's times can be written in, picked rather than typed (a typo would be refused). */
+const ZONES: string[] = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
 
 const INTERVALS = ['30', '1m', '5m', '15m', '30m', '1h', '6h', '12h', '24h', '25h'];
 
@@ -10,7 +15,20 @@ export function blankChannel(integration: string): Channel {
 }
 
 /** One alert of a view: when it fires, and where it sends. */
-export function ChannelEditor({ channel, onChange, onRemove }: { channel: Channel; onChange: (change: Partial<Channel>) => void; onRemove: () => void }) {
+export function ChannelEditor({
+  channel,
+  onChange,
+  onRemove,
+  viewid,
+  filters,
+}: {
+  channel: Channel;
+  onChange: (change: Partial<Channel>) => void;
+  onRemove: () => void;
+  viewid?: string;
+  filters: ViewFilters;
+}) {
+  const zones = channel.timezone && !ZONES.includes(channel.timezone) ? [channel.timezone, ...ZONES] : ZONES;
   return (
     <div className="channel" data-testid="channel">
       <div className="channel-row">
@@ -41,7 +59,14 @@ export function ChannelEditor({ channel, onChange, onRemove }: { channel: Channe
       {channel.integration === 'email' && (
         <div className="channel-row">
           <input aria-label="E-mail addresses" placeholder="ops@example.com, dev@example.com" value={(channel.emails ?? []).join(', ')} onChange={(e) => onChange({ emails: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) })} />
-          <input aria-label="Time zone" value={channel.timezone ?? ''} onChange={(e) => onChange({ timezone: e.target.value })} />
+          <select aria-label="Time zone" value={channel.timezone ?? ''} onChange={(e) => onChange({ timezone: e.target.value || undefined })}>
+            <option value="">(server default)</option>
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+          </select>
         </div>
       )}
       {channel.integration === 'webhook' && (
@@ -55,11 +80,40 @@ export function ChannelEditor({ channel, onChange, onRemove }: { channel: Channe
           <textarea aria-label="Body template" placeholder='{"text": "{{ matches }} lines in {{ name }}"}' value={channel.bodyTemplate ?? ''} onChange={(e) => onChange({ bodyTemplate: e.target.value })} />
         </div>
       )}
+      {channel.integration === 'webhook' && <HeaderRows headers={channel.headers} onChange={(headers) => onChange({ headers })} />}
       {(channel.integration === 'incidentpaging' || channel.integration === 'pagerduty') && (
         <div className="channel-row">
           <input aria-label="Routing key" placeholder="PagerDuty routing key" value={channel.key ?? ''} onChange={(e) => onChange({ key: e.target.value })} />
         </div>
       )}
+      <ChannelChecks channel={channel} viewid={viewid} filters={filters} />
+    </div>
+  );
+}
+
+/** A webhook's request headers as key/value rows; rows without a name are not sent. */
+function HeaderRows({ headers, onChange }: { headers?: Record<string, string>; onChange: (headers: Record<string, string> | undefined) => void }) {
+  // Rows are kept here, not derived from the object: a row being typed may have no name yet.
+  const [rows, setRows] = useState<Array<[string, string]>>(() => Object.entries(headers ?? {}));
+  const set = (next: Array<[string, string]>) => {
+    setRows(next);
+    const named = next.filter(([name]) => name.trim());
+    onChange(named.length ? Object.fromEntries(named.map(([name, value]) => [name.trim(), value])) : undefined);
+  };
+  return (
+    <div className="channel-headers" role="group" aria-label="Headers">
+      {rows.map(([name, value], index) => (
+        <div className="channel-row" key={index} data-testid="header-row">
+          <input aria-label="Header name" placeholder="Authorization" value={name} onChange={(e) => set(rows.map((row, i) => (i === index ? [e.target.value, row[1]] : row)))} />
+          <input aria-label="Header value" placeholder="Bearer …" value={value} onChange={(e) => set(rows.map((row, i) => (i === index ? [row[0], e.target.value] : row)))} />
+          <button type="button" aria-label="Remove header" onClick={() => set(rows.filter((_, i) => i !== index))}>
+            ×
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => setRows([...rows, ['', '']])}>
+        + header
+      </button>
     </div>
   );
 }

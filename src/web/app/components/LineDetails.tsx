@@ -3,6 +3,7 @@ import type { LogLine } from '../api.js';
 import { type Leaf, display, leaves, parsedJson } from '../line-fields.js';
 import { useTimeFormats } from '../time-zone.js';
 import { Marked } from './Marked.js';
+import { MetaBadge } from './MetaBadge.js';
 
 interface Props {
   line: LogLine;
@@ -77,6 +78,7 @@ export function LineDetails({ line, onFilter, onContext }: Props) {
         <button type="button" onClick={() => onContext(line)}>
           View in context
         </button>
+        <MetaBadge line={line} />
       </div>
       <pre className="raw-line">
         <Marked text={line._line} />

@@ -5,6 +5,7 @@ import { display, fieldValue, jsonMessage } from '../line-fields.js';
 import { LineDetails } from './LineDetails.js';
 import { Marked } from './Marked.js';
 import { useTimeFormats } from '../time-zone.js';
+import { MetaBadge } from './MetaBadge.js';
 
 interface Props {
   lines: LogLine[];
@@ -49,6 +50,8 @@ export function LineList(props: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const times = useTimeFormats();
   const grid = { gridTemplateColumns: ['178px', ...props.columns.map((column) => COLUMN_WIDTH[column] ?? '120px'), 'minmax(0, 1fr)'].join(' ') };
+  // A line with a meta badge gets one more (narrow) column for it, after its text.
+  const gridWithBadge = { gridTemplateColumns: `${grid.gridTemplateColumns} auto` };
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => scroller.current,
@@ -98,7 +101,7 @@ export function LineList(props: Props) {
               <button
                 type="button"
                 className="line-summary"
-                style={grid}
+                style={line._metaUnindexed ? gridWithBadge : grid}
                 aria-expanded={open}
                 onClick={() => {
                   props.onSelect(item.index);
@@ -118,6 +121,7 @@ export function LineList(props: Props) {
                   ),
                 )}
                 <LineText line={line} raw={props.raw} />
+                <MetaBadge line={line} />
               </button>
               {open && <LineDetails line={line} onFilter={props.onFilter} onContext={props.onContext} />}
             </div>

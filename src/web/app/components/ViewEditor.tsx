@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ApiError, type Channel, type Preset, type View, api } from '../api.js';
+import { ApiError, type Channel, type Preset, type SavedView, type View, type ViewWarning, api } from '../api.js';
 import { DEFAULT_COLUMNS } from '../url-state.js';
 import { columnsOf, withColumns } from '../view-columns.js';
 import { ChannelEditor, blankChannel } from './ChannelEditor.js';
+import { problemsOf, wireChannel } from './channel-wire.js';
+import { DeliveryHistory } from './DeliveryHistory.js';
 
 /** A view as the form edits it: its categories, and one preset chosen from a list. */
 type Draft = Pick<View, 'name' | 'query' | 'hosts' | 'apps' | 'levels' | 'tags' | 'channels' | 'category'> & { presetid: string };
@@ -36,6 +38,8 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
   }));
   const [problems, setProblems] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
+  /** A save the API accepted with warnings: the form stays open to show them until closed. */
+  const [savedWithWarnings, setSavedWithWarnings] = useState<{ view: View; warnings: ViewWarning[] } | null>(null);
   /** A category being typed; it joins the view's categories on Enter, or when the view is saved. */
   const [typedCategory, setTypedCategory] = useState('');
   const withTyped = (names: string[]) => {
@@ -76,7 +80,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
       // The columns shown when the view was saved travel in its description (view-columns.ts).
       ...(columnsOf(view?.description) || search.columns.join() !== DEFAULT_COLUMNS.join() ? { description: withColumns(view?.description, search.columns) } : {}),
       // alertid goes back with each channel, so an unchanged alert keeps its window.
-      channels: draft.channels.map(({ bodyTemplate, ...channel }) => (bodyTemplate ? { ...channel, bodyTemplate: JSON.parse(bodyTemplate) } : channel)),
+      channels: draft.channels.map(wireChannel),
     };
     if (draft.presetid) body.presetid = draft.presetid;
     try {
@@ -86,10 +90,11 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
       for (const name of category) {
         if (!existing.includes(name.toLowerCase())) await api('POST', '/v1/config/categories/views', { name });
       }
-      const saved = view ? await api<View>('PUT', `/v1/config/view/${view.viewid}`, body) : await api<View>('POST', '/v1/config/view', body);
-      onSaved(saved);
+      const saved = view ? await api<SavedView>('PUT', `/v1/config/view/${view.viewid}`, body) : await api<SavedView>('POST', '/v1/config/view', body);
+      if (saved.warnings?.length) setSavedWithWarnings({ view: saved as unknown as View, warnings: saved.warnings });
+      else onSaved(saved as unknown as View);
     } catch (error) {
-      if (error instanceof ApiError) setProblems(error.body.details?.map((detail) => detail.message) ?? [error.body.error]);
+      if (error instanceof ApiError) setProblems(problemsOf(error.body));
       else setProblems([String(error)]);
     } finally {
       setSaving(false);
@@ -168,7 +173,12 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
         <fieldset className="channels">
           <legend>Alerts</legend>
           {draft.channels.map((channel, index) => (
-            <ChannelEditor key={index} channel={channel} onChange={(change) => setChannel(index, change)} onRemove={() => setDraft({ ...draft, channels: draft.channels.filter((_, i) => i !== index) })} />
+            <ChannelEditor
+              key={index}
+              channel={channel}
+              viewid={view?.viewid}
+              filters={{ query: draft.query, hosts: draft.hosts, apps: draft.apps, levels: draft.levels, tags: draft.tags }}
+              onChange={(change) => setChannel(index, change)} onRemove={() => setDraft({ ...draft, channels: draft.channels.filter((_, i) => i !== index) })} />
           ))}
           <div className="channel-row">
             <span>Add an alert:</span>
@@ -179,6 +189,7 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
             ))}
           </div>
         </fieldset>
+        {view && <DeliveryHistory viewid={view.viewid} />}
 
         {problems.length > 0 && (
           <ul className="error" role="alert" data-testid="view-errors">
@@ -187,10 +198,28 @@ export function ViewEditor({ view, search, presets, categories, onSaved, onClose
             ))}
           </ul>
         )}
+        {savedWithWarnings && (
+          <div className="notice" role="status" data-testid="view-warnings">
+            <p>Saved, but:</p>
+            <ul>
+              {savedWithWarnings.warnings.map((warning) => (
+                <li key={`${warning.channel}-${warning.code}`} data-testid="view-warning" data-code={warning.code}>
+                  Alert {warning.channel + 1}: {warning.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <footer className="modal-footer">
-          <button type="submit" className="primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save view'}
-          </button>
+          {savedWithWarnings ? (
+            <button type="button" className="primary" onClick={() => onSaved(savedWithWarnings.view)} data-testid="close-warnings">
+              Close
+            </button>
+          ) : (
+            <button type="submit" className="primary" disabled={saving}>
+              {saving ? 'Saving…' : 'Save view'}
+            </button>
+          )}
         </footer>
       </form>
     </div>

@@ -76,7 +76,8 @@ export function useResults(filters: Filters) {
     Promise.all([
       api<Page>('GET', `/v2/export?${filterParams(filters, { size: String(PAGE_SIZE), prefer: 'tail' })}`),
       api<Timeline>('GET', `/v1/histogram?${params}&buckets=60`),
-      api<Facets>('GET', `/v1/viewer/facets?${filterParams({ ...filters, hosts: [], apps: [], levels: [], tags: [] })}`),
+      // Each menu is counted with the other menus' selections applied (the server cross-filters).
+      api<Facets>('GET', `/v1/viewer/facets?${params}`),
     ]).then(
       ([page, found, values]) => {
         if (cancelled) return;
