@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { startHttpReceiver } from '../testing/receivers.js';
-import { ingestLines, launchChromium, reportingContext, signIn } from './viewer-e2e-support.js';
+import { ingestLines, launchChromium, signedInPage } from './viewer-e2e-support.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -48,10 +48,7 @@ describe('filter menus and alert tools in the viewer (Chromium)', { skip: browse
     // Lines of three hours ago, for the backtest.
     await ingestLines(server, Array.from({ length: 5 }, (_, i) => ({ line: `backtestword ${i}`, app: 'delta', timestamp: now - 3 * 3_600_000 + i * 1000 })), 'h9');
     browser = await launchChromium();
-    page = await (await reportingContext(browser, cspViolations, { viewport: { width: 1400, height: 900 }, locale: 'en-US' })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
-    await signIn(server, page, server.org.serviceKey);
-    await page.waitForSelector('[data-testid=line]');
+    page = await signedInPage(browser, server, { violations: cspViolations, pageErrors }, { viewport: { width: 1400, height: 900 }, locale: 'en-US' });
   });
   after(async () => {
     await browser?.close();

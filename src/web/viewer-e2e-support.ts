@@ -35,3 +35,20 @@ export async function signIn(server: TestServer, target: Page, key: string) {
   await target.fill('[data-testid=service-key]', key);
   await target.click('button[type=submit]');
 }
+
+/**
+ * A signed-in viewer page showing its first lines, in a context that reports CSP violations into
+ * `violations` and uncaught page errors (each would leave the viewer blank) into `pageErrors`.
+ */
+export async function signedInPage(
+  browser: Browser,
+  server: TestServer,
+  report: { violations: string[]; pageErrors: string[] },
+  options: BrowserContextOptions,
+): Promise<Page> {
+  const page = await (await reportingContext(browser, report.violations, options)).newPage();
+  page.on('pageerror', (error) => report.pageErrors.push(`${error.message}\n${error.stack}`));
+  await signIn(server, page, server.org.serviceKey);
+  await page.waitForSelector('[data-testid=line]');
+  return page;
+}

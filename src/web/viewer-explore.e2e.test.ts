@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signIn } from './viewer-e2e-support.js';
+import { ingestLines, launchChromium, reportingContext, signIn, signedInPage } from './viewer-e2e-support.js';
 
 const SHOTS = process.env.LOGSTEAD_SCREENSHOTS_DIR;
 let server: TestServer;
@@ -70,10 +70,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     );
     browser = await launchChromium();
     // A zone half an hour off UTC, so local and UTC times differ in their minutes.
-    page = await (await reportingContext(browser, cspViolations, { viewport: { width: 1400, height: 860 }, timezoneId: 'Asia/Kolkata', locale: 'en-US' })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
-    await signIn(server, page, server.org.serviceKey);
-    await page.waitForSelector('[data-testid=line]');
+    page = await signedInPage(browser, server, { violations: cspViolations, pageErrors }, { viewport: { width: 1400, height: 860 }, timezoneId: 'Asia/Kolkata', locale: 'en-US' });
   });
   after(async () => {
     await browser?.close();
