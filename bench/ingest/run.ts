@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lineGenerator } from '../lib/synthetic-lines.js';
 import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
-import { rssMiB } from '../lib/rss.js';
+import { cpuSeconds, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { timelineChart } from '../lib/timeline-chart.js';
 
@@ -25,6 +25,8 @@ const { values: options } = parseArgs({
     seconds: { type: 'string' },
     'sustained-seconds': { type: 'string' },
     connections: { type: 'string', default: '8' },
+    /** Another checkout's server, for a before/after comparison on the same load. */
+    'server-dir': { type: 'string' },
   },
 });
 const runs = Number(options.runs ?? 3);
@@ -61,6 +63,8 @@ interface LoadResult {
   /** Per second of the measuring window: throughput, p99 latency and the server's RSS. */
   timeline: Array<{ second: number; linesPerSecond: number; p99Ms: number; rssMiB: number }>;
   maxRssMiB: number;
+  /** The server process's CPU time (all its threads, the engine's included) per counted line. */
+  cpuMicrosPerLine: number;
 }
 
 async function load(url: string, key: string, bodies: Buffer[], hostnames: string[], pid?: number, window = seconds): Promise<LoadResult> {
@@ -117,6 +121,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   measuring = true;
   const begin = performance.now();
+  const cpuBegin = cpuSeconds(pid);
   secondLines = 0;
   secondLatencies = [];
   const sampler = setInterval(() => {
@@ -128,6 +133,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   await new Promise((resolve) => setTimeout(resolve, window * 1000));
   clearInterval(sampler);
   const elapsed = (performance.now() - begin) / 1000;
+  const cpuUsed = cpuSeconds(pid) - cpuBegin;
   stopped = true;
   const counted = lines;
   await Promise.all(workers);
@@ -140,6 +146,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
     errors,
     timeline,
     maxRssMiB: Math.max(0, ...timeline.map((point) => point.rssMiB)),
+    cpuMicrosPerLine: counted > 0 ? (cpuUsed * 1e6) / counted : 0,
   };
 }
 
@@ -154,7 +161,7 @@ async function main() {
   /** Loads a fresh Logstead (own data directory) for `window` seconds. */
   const loadLogstead = async (window: number): Promise<LoadResult> => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
-    const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir });
+    const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir }, options['server-dir']);
     const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
     const result = await load(server.url, ingestionKey, bodies, hostnames, server.child.pid, window);
     await stopProcess(server.child);
@@ -163,13 +170,15 @@ async function main() {
   };
   for (let run = 1; run <= runs; run++) {
     const discard = await startProcess(discardServer, [], {});
-    ceiling.push(await load(discard.url, 'none', bodies, hostnames));
+    ceiling.push(await load(discard.url, 'none', bodies, hostnames, discard.child.pid));
     await stopProcess(discard.child);
     const result = await loadLogstead(seconds);
     logstead.push(result);
     console.log(
       `  run ${run}: ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s, ` +
-        `logstead ${Math.round(result.linesPerSecond)} lines/s (p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors)`,
+        `logstead ${Math.round(result.linesPerSecond)} lines/s, ${result.cpuMicrosPerLine.toFixed(1)} µs server CPU per line ` +
+        `(ceiling ${ceiling[run - 1].cpuMicrosPerLine.toFixed(1)}), ratio ${(result.linesPerSecond / ceiling[run - 1].linesPerSecond).toFixed(3)} ` +
+        `(p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors)`,
     );
   }
 
@@ -201,6 +210,8 @@ async function main() {
     ceilingLinesPerSecond: Math.round(median(ceiling.map((r) => r.linesPerSecond))),
     logsteadLinesPerSecond: Math.round(median(logstead.map((r) => r.linesPerSecond))),
     ratio: Number((median(logstead.map((r) => r.linesPerSecond)) / median(ceiling.map((r) => r.linesPerSecond))).toFixed(3)),
+    cpuMicrosPerLine: Number(median(logstead.map((r) => r.cpuMicrosPerLine)).toFixed(1)),
+    ceilingCpuMicrosPerLine: Number(median(ceiling.map((r) => r.cpuMicrosPerLine)).toFixed(1)),
     p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
     p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
     errors: logstead.reduce((sum, r) => sum + r.errors, 0),
@@ -214,6 +225,7 @@ async function main() {
   console.log(`| parse-and-discard ceiling | ${summary.ceilingLinesPerSecond.toLocaleString('en')} lines/s |`);
   console.log(`| Logstead sustained ingest | ${summary.logsteadLinesPerSecond.toLocaleString('en')} lines/s |`);
   console.log(`| ratio to ceiling | ${summary.ratio} |`);
+  console.log(`| server CPU per line (all threads) | ${summary.cpuMicrosPerLine} µs (parse-and-discard: ${summary.ceilingCpuMicrosPerLine} µs) |`);
   console.log(`| acknowledgement latency p50 / p99 | ${summary.p50Ms} ms / ${summary.p99Ms} ms |`);
   console.log(`| non-200 answers | ${summary.errors} |`);
   console.log(`| server memory (RSS), highest | ${summary.maxRssMiB} MiB |`);

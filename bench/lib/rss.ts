@@ -10,3 +10,18 @@ export function rssMiB(pid: number | undefined): number {
     return 0;
   }
 }
+
+/** CPU time a process has used (user + system), from /proc (Linux), in seconds; 0 when unreadable. */
+export function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every common platform. */
+const CLOCK_TICKS_PER_SECOND = 100;

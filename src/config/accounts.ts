@@ -73,7 +73,7 @@ export class Accounts {
 
   /** The account an active key of this type belongs to, or null (unknown, revoked or inactive). */
   accountForKey(key: string, type: KeyType): string | null {
-    return this.findKey.get(hashKey(key), type)?.account ?? null;
+    return this.findActiveKey(key, type)?.account ?? null;
   }
 
   /** The account and id of an active key of this type, or null (unknown, revoked or inactive). */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { KEY_SHAPE } from '../config/ids.js';
 
 /** Where a request may carry an API key. Header names are matched case-insensitively by Node. */
 export interface KeyLocations {
@@ -23,9 +24,6 @@ function all(value: unknown): string[] {
     .map((part) => part.trim())
     .filter(Boolean);
 }
-
-/** Keys are 32 hex characters (config/ids.ts): how a Basic user name is told from a key. */
-const KEY_SHAPE = /^[0-9a-f]{32}$/i;
 
 /**
  * The keys inside an Authorization header: Token or Bearer, or Basic with the key as user or as

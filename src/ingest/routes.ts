@@ -63,6 +63,12 @@ interface Arrival {
   ticket?: Ticket;
 }
 
+/**
+ * Where lines are posted. Agents configured with a trailing slash (a URL joined from a base ending
+ * in "/") post to the second form of each.
+ */
+export const INGEST_PATHS = ['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/'] as const;
+
 /** Ingestion: POST /logs/ingest and the agents' POST /logs/agent, with one behaviour. */
 export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Promise<void> {
   // Browser clients post cross-origin; keys travel in headers, never cookies, so any origin may.
@@ -154,6 +160,5 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     return { status: 'ok', batchID: context.batchId, warnings: [ingestWarnings.metaFieldCap(overDailyCap, deps.metaTypes.day(account).limit)] };
   };
 
-  // Agents configured with a trailing slash (a URL joined from a base ending in "/") post here too.
-  for (const path of ['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/']) app.post(path, ingest);
+  for (const path of INGEST_PATHS) app.post(path, ingest);
 }

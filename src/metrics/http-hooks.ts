@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { INGEST_PATHS } from '../ingest/routes.js';
 import { QUERY_ROUTES, type Metrics } from './registry.js';
 import { rejectionReason } from './rejection-reasons.js';
 
-const INGEST_ROUTES = new Set(['/logs/ingest', '/logs/ingest/', '/logs/agent', '/logs/agent/']);
+const INGEST_ROUTES = new Set<string>(INGEST_PATHS);
 const MEASURED_QUERY_ROUTES = new Set<string>(QUERY_ROUTES);
 
 /**
