@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Accounts } from './config/accounts.js';
 import { type FirstStartCredentials, createDefaultOrganisation } from './config/bootstrap.js';
 import { Categories } from './config/categories.js';
-import { openConfigDb } from './config/database.js';
+import { openConfigDatabase } from './config/db/open.js';
+import { AlertState } from './config/alert-state.js';
+import { Deliveries } from './config/deliveries.js';
+import { MetaFieldTypes } from './config/meta-field-types.js';
+import { RetentionDays } from './config/retention-days.js';
+import { SharedFiles } from './config/shared-files.js';
 import { Presets } from './config/presets.js';
 import { configRoutes } from './config/routes/index.js';
 import { Views } from './config/views.js';
@@ -30,7 +35,7 @@ import { createHttpServer } from './http/server.js';
 import { IngestAdmission } from './ingest/admission.js';
 import { securityHeaders } from './http/security-headers.js';
 import { GroupCommitBatcher } from './ingest/batcher.js';
-import { LineIds } from './ingest/line-ids.js';
+import { LineIds, NODE_SLOTS } from './ingest/line-ids.js';
 import { MetaTypeRegistry } from './ingest/meta-types.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Settings } from './settings.js';
@@ -39,7 +44,7 @@ import { viewerRoutes } from './search/viewer-routes.js';
 import { UsageReports, retentionInForce } from './search/usage.js';
 import { usageRoute } from './search/usage-route.js';
 import { serveControlSocket } from './backup/control-socket.js';
-import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, writeBackup } from './backup/write-backup.js';
+import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, SHARED_CONFIG_NOT_BACKED_UP, writeBackup } from './backup/write-backup.js';
 import { LogStore } from './store/log-store.js';
 import { openLogExecutor } from './store/open-executor.js';
 import { retainedFrom, scheduleRetention } from './store/retention.js';
@@ -59,6 +64,8 @@ export interface RunningLogstead {
   /** The address the server listens on, e.g. http://127.0.0.1:8080. */
   url: string;
   store: LogStore;
+  /** Organisations and keys, in this server's configuration store. */
+  accounts: Accounts;
   /** Set when this start created the default organisation. */
   firstStart: FirstStartCredentials | null;
   /** The alert evaluator, so tests with an injected clock can close windows on demand. */
@@ -67,6 +74,12 @@ export interface RunningLogstead {
   /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
   close(): Promise<void>;
 }
+
+/**
+ * Where several nodes share the configuration, how often each reloads what it keeps in memory
+ * (alert rules, retention), so a change made at another node applies here within a second.
+ */
+const SHARED_RELOAD_MS = 1000;
 
 export interface StartOptions {
   /** The clock alert windows follow; tests inject one. */
@@ -77,13 +90,17 @@ export interface StartOptions {
 export async function startLogstead(settings: Settings, options: StartOptions = {}): Promise<RunningLogstead> {
   // Lines, keys and configuration are nobody else's business on a shared machine.
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
-  const configDb = openConfigDb(settings.dataDir);
-  const accounts = new Accounts(configDb);
+  const { database } = await openConfigDatabase(settings);
+  const { db: configDb, dialect } = database;
+  const shared = dialect === 'postgres';
+  const retentionRef: { days?: RetentionDays } = {};
+  const accounts = new Accounts(configDb, () => retentionRef.days?.load());
+  const retentionDays = (retentionRef.days = new RetentionDays(accounts, settings.retentionDays));
+  await retentionDays.load();
 
   const executor = await openLogExecutor(settings);
   // Retention: reads never return what an organisation no longer keeps; the schedule frees the disk.
-  const retentionDays = (account: string) => accounts.retentionDaysOf(account) ?? settings.retentionDays;
-  const keptFrom = (account: string) => retainedFrom(retentionDays(account), Date.now());
+  const keptFrom = (account: string) => retainedFrom(retentionDays.of(account), Date.now());
   const store = await LogStore.open(executor, { retainedFrom: keptFrom, cluster: settings.clickhouseCluster });
   const metrics = createMetrics();
   const admission: { gate?: IngestAdmission } = {};
@@ -104,22 +121,27 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const views = new Views(configDb, (account) => rules.current?.invalidate(account));
   const presets = new Presets(configDb, (account) => rules.current?.invalidate(account));
   rules.current = new AlertRules(views, presets);
+  await rules.current.load();
   const send = createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks });
   const outbox = new Outbox(
-    configDb,
+    new Deliveries(configDb, dialect),
     send,
     { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
   );
   const alerts = new AlertEvaluator(
-    configDb,
+    new AlertState(configDb, dialect),
     rules.current,
-    (event) => outbox.enqueue(event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl })),
+    async (event, trx) => {
+      await outbox.enqueue(trx, event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl }));
+    },
     options.now,
     alertActivity(metrics),
+    shared,
   );
 
   const sessions = new Sessions(configDb);
-  const metaTypes = new MetaTypeRegistry(configDb, { maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now });
+  const sharedFiles = new SharedFiles(configDb);
+  const metaTypes = new MetaTypeRegistry(new MetaFieldTypes(configDb), { maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now });
   const tail = new TailHub();
   const auth = new ServiceAuth(accounts, sessions);
   watchSources(metrics, {
@@ -158,20 +180,22 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     metaTypes,
     batcher,
     admission: admission.gate,
-    lineIds: new LineIds(),
+    // One node alone is slot 0; nodes sharing the stores each take the next slot of the shared count.
+    lineIds: new LineIds(shared ? (await sharedFiles.recordNodeStart(Date.now())) % NODE_SLOTS : 0),
     driftToleranceMs: settings.driftToleranceMs,
     retainedFrom: keptFrom,
-    stored: (account, rows, log) => {
+    stored: async (account, rows, log) => {
       countStored(metrics, rows);
       try {
         tail.publish(account, rows);
-        alerts.observe(account, rows);
+        // Before the answer: a node that dies after acknowledging has already counted its lines.
+        await alerts.observe(account, rows);
       } catch (error) {
         log.error({ err: error }, 'live tail or alert evaluation failed');
       }
     },
   });
-  const emailExports = new EmailExports(store, outbox, {
+  const emailExports = await EmailExports.open(store, outbox, sharedFiles, configDb, {
     dataDir: settings.dataDir,
     linkHours: settings.exportLinkHours,
     publicUrl: () => publicUrl,
@@ -194,7 +218,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await app.listen({ port: settings.port, host: settings.host });
   } catch (error) {
     await executor.close();
-    configDb.close();
+    await database.close();
     throw error;
   }
   const address = app.server.address();
@@ -203,20 +227,28 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const url = `http://${host}:${port}`;
   publicUrl = settings.publicUrl ?? url;
   // Only once the server really listens, so the keys are printed with the address that works.
-  const firstStart = createDefaultOrganisation(accounts, settings.dataDir, publicUrl);
+  const firstStart = await createDefaultOrganisation(accounts, dialect, settings.dataDir, publicUrl);
+  if (firstStart) await retentionDays.load();
   outbox.start();
+  let ticking = false;
   const windowClock = setInterval(() => {
-    try {
-      alerts.tick();
-    } catch (error) {
-      app.log.error({ err: error }, 'closing alert windows failed');
-    }
+    if (ticking) return; // a slow database: the next second catches up
+    ticking = true;
+    alerts
+      .tick()
+      .catch((error) => app.log.error({ err: error }, 'closing alert windows failed'))
+      .finally(() => (ticking = false));
   }, 1000);
+  const reloadError = (error: unknown) => app.log.error({ err: error }, 'reloading shared configuration failed');
+  // Organisations and their retention change from the CLI too, so even one node reloads them.
+  retentionDays.start(SHARED_RELOAD_MS, reloadError);
+  const rulesReload = shared ? setInterval(() => rules.current!.load().catch(reloadError), SHARED_RELOAD_MS) : undefined;
+  rulesReload?.unref();
   const retention = scheduleRetention(
     store,
     () => ({
       defaultDays: settings.retentionDays,
-      accounts: accounts.list().map(({ account }) => ({ account, days: retentionDays(account) })),
+      accounts: retentionDays.all(),
       maxDiskBytes: settings.maxDiskBytes,
     }),
     (drops) => {
@@ -230,29 +262,31 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     (error) => app.log.error({ err: error }, 'retention failed'),
   );
   await retention.runNow();
-  emailExports.sweep();
+  await emailExports.sweep();
   // After the log engine is open: its lock proves this process owns the data directory.
   const control = await serveControlSocket(
     settings.dataDir,
     {
       backup: async (dir) => {
         if (settings.clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
-        return writeBackup({ executor, configDb, dataDir: settings.dataDir }, dir);
+        if (!database.sqlite) throw new BackupRefused(SHARED_CONFIG_NOT_BACKED_UP);
+        return writeBackup({ executor, configDb: database.sqlite, dataDir: settings.dataDir }, dir);
       },
       usage: async (account, range) => {
-        if (!accounts.list().some((org) => org.account === account)) throw errors.notFound(`No organisation has the account id "${account}".`);
+        if (!(await accounts.list()).some((org) => org.account === account)) throw errors.notFound(`No organisation has the account id "${account}".`);
         return usage.report(account, range);
       },
     },
     app.log,
   );
-  const exportSweeper = setInterval(() => emailExports.sweep(), 3_600_000);
+  const exportSweeper = setInterval(() => emailExports.sweep().catch((error) => app.log.error({ err: error }, 'removing expired exports failed')), 3_600_000);
   exportSweeper.unref();
 
   return {
     app,
     url,
     store,
+    accounts,
     firstStart,
     alerts,
     outbox,
@@ -261,6 +295,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       closing = true;
       const controlClosed = control.close(); // no new backups; one under way finishes first
       clearInterval(windowClock);
+      clearInterval(rulesReload);
+      retentionDays.stop();
       // Open tails would keep the server from closing; clients reconnect to the next process.
       for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
       clearInterval(exportSweeper);
@@ -274,7 +310,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       await outbox.stop();
       await controlClosed;
       await executor.close();
-      configDb.close();
+      await database.close();
     },
   };
 }

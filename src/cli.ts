@@ -5,7 +5,8 @@ import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType } from './config/accounts.js';
 import { describeFirstStart } from './config/bootstrap.js';
 import { describeStart } from './banner.js';
-import { CONFIG_SCHEMA_VERSION, openAndMigrateConfigDb, openConfigDb } from './config/database.js';
+import { CONFIG_FILE, openConfigDatabase } from './config/db/open.js';
+import { CONFIG_MIGRATIONS } from './config/db/migrations.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
 import { usageOf } from './search/usage-command.js';
@@ -46,23 +47,24 @@ Settings come from LOGSTEAD_* environment variables (see the README).`;
 class UsageError extends Error {}
 
 /**
- * Opens the configuration of the data directory. Only `org create` may start a new one (to set up
+ * Opens the configuration: the data directory's, or the PostgreSQL server's that
+ * LOGSTEAD_DATABASE_URL names. Only `org create` may start a new data directory (to set up
  * organisations before the first start); anything else there is a mistaken directory.
  */
-function withAccounts<T>(work: (accounts: Accounts) => T, mayCreate = false): T {
-  const { dataDir } = loadSettings();
-  if (!fs.existsSync(path.join(dataDir, 'config.sqlite'))) {
+async function withAccounts<T>(work: (accounts: Accounts) => Promise<T>, mayCreate = false): Promise<T> {
+  const { dataDir, databaseUrl } = loadSettings();
+  if (!databaseUrl && !fs.existsSync(path.join(dataDir, CONFIG_FILE))) {
     if (!mayCreate) {
       throw new UsageError(`No Logstead data directory at ${dataDir}. Run this where you run \`npm start\`, or set LOGSTEAD_DATA_DIR.`);
     }
     console.error(`Starting a new data directory at ${dataDir}`);
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   }
-  const db = openConfigDb(dataDir);
+  const { database } = await openConfigDatabase({ dataDir, databaseUrl });
   try {
-    return work(new Accounts(db));
+    return await work(new Accounts(database.db));
   } finally {
-    db.close();
+    await database.close();
   }
 }
 
@@ -102,28 +104,28 @@ async function orgCommand(args: string[]): Promise<void> {
     if (positionals.length !== 1) throw new UsageError('Usage: logstead org usage <account> [--from <unix>] [--to <unix>]');
     const [account] = positionals;
     const { dataDir, retentionDays } = loadSettings();
-    const retention = withAccounts((accounts) => (accounts.list().some((org) => org.account === account) ? retentionInForce(accounts, retentionDays, account) : null));
+    const retention = await withAccounts(async (accounts) => ((await accounts.list()).some((org) => org.account === account) ? retentionInForce(accounts, retentionDays, account) : null));
     if (!retention) throw new AccountError(`No organisation has the account id "${account}".`);
     print(await usageOf(dataDir, account, { from: values.from, to: values.to }, retention));
   } else if (action === 'create') {
     const name = args.slice(1).join(' ');
     if (!name) throw new UsageError('Usage: logstead org create <name>');
-    print(withAccounts((accounts) => accounts.createAccount(name), true));
+    print(await withAccounts((accounts) => accounts.createAccount(name), true));
   } else if (action === 'list') {
     const { retentionDays } = loadSettings();
     // The retention in force: the organisation's own, or the server's default (LOGSTEAD_RETENTION_DAYS).
-    print(withAccounts((accounts) => accounts.list()).map((org) => ({ ...org, retentionDays: org.retentionDays ?? retentionDays, retentionIsDefault: org.retentionDays === null })));
+    print((await withAccounts((accounts) => accounts.list())).map((org) => ({ ...org, retentionDays: org.retentionDays ?? retentionDays, retentionIsDefault: org.retentionDays === null })));
   } else if (action === 'retention') {
     const days = args[2];
     if (!value || !days) throw new UsageError('Usage: logstead org retention <account> <days|default>');
     if (days !== 'default' && !/^\d+$/.test(days)) throw new AccountError(`Retention is a whole number of days, or "default", not "${days}".`);
     const own = days === 'default' ? null : Number(days);
-    const found = withAccounts((accounts) => accounts.setRetention(value, own));
+    const found = await withAccounts((accounts) => accounts.setRetention(value, own));
     if (!found) throw new AccountError(`No organisation has the account id "${value}".`);
     print({ account: value, retentionDays: own ?? loadSettings().retentionDays, retentionIsDefault: own === null });
   } else if (action === 'deactivate' || action === 'activate') {
     if (!value) throw new UsageError(`Usage: logstead org ${action} <account>`);
-    const found = withAccounts((accounts) => accounts.setActive(value, action === 'activate'));
+    const found = await withAccounts((accounts) => accounts.setActive(value, action === 'activate'));
     if (!found) throw new AccountError(`No organisation has the account id "${value}".`);
     print({ account: value, active: action === 'activate' });
   } else {
@@ -131,7 +133,7 @@ async function orgCommand(args: string[]): Promise<void> {
   }
 }
 
-function keyCommand(args: string[]): void {
+async function keyCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   if (action === 'create') {
     const { values } = parseArgs({
@@ -141,15 +143,15 @@ function keyCommand(args: string[]): void {
     if (!values.account || !values.type) {
       throw new UsageError('Usage: logstead key create --account <id> --type ingestion|service [--name <name>]');
     }
-    print(withAccounts((accounts) => accounts.createKey(values.account!, values.type as KeyType, values.name ?? '')));
+    print(await withAccounts((accounts) => accounts.createKey(values.account!, values.type as KeyType, values.name ?? '')));
   } else if (action === 'list') {
     const { values } = parseArgs({ args: rest, options: { account: { type: 'string' } } });
     if (!values.account) throw new UsageError('Usage: logstead key list --account <id>');
-    print(withAccounts((accounts) => accounts.listKeys(values.account!)));
+    print(await withAccounts((accounts) => accounts.listKeys(values.account!)));
   } else if (action === 'revoke') {
     const [idOrKey] = rest;
     if (!idOrKey) throw new UsageError('Usage: logstead key revoke <key-id or key>');
-    if (!withAccounts((accounts) => accounts.revokeKey(idOrKey))) throw new AccountError('No active key matches that id or key.');
+    if (!(await withAccounts((accounts) => accounts.revokeKey(idOrKey)))) throw new AccountError('No active key matches that id or key.');
     print({ revoked: true });
   } else {
     throw new UsageError(USAGE);
@@ -180,10 +182,10 @@ async function restoreCommand(args: string[]): Promise<void> {
 async function migrateCommand(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError('Usage: logstead migrate');
   const settings = loadSettings();
-  if (!fs.existsSync(path.join(settings.dataDir, 'config.sqlite'))) console.error(`Starting a new data directory at ${settings.dataDir}`);
+  if (!fs.existsSync(path.join(settings.dataDir, CONFIG_FILE))) console.error(`Starting a new data directory at ${settings.dataDir}`);
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
-  const { db, applied: config } = openAndMigrateConfigDb(settings.dataDir);
-  db.close();
+  const { database, applied: config } = await openConfigDatabase(settings);
+  await database.close();
   const executor = await openLogExecutor(settings);
   let logs;
   try {
@@ -195,7 +197,7 @@ async function migrateCommand(args: string[]): Promise<void> {
   for (const step of logs) console.error(`log store: applied migration ${step.version} (${step.name})`);
   if (config.length === 0 && logs.length === 0) console.error('Nothing to migrate: the configuration and the log store are up to date.');
   print({
-    config: { version: CONFIG_SCHEMA_VERSION, applied: config },
+    config: { version: CONFIG_MIGRATIONS[CONFIG_MIGRATIONS.length - 1], applied: config },
     logs: { version: LOG_SCHEMA_VERSION, applied: logs },
   });
 }

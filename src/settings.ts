@@ -45,6 +45,8 @@ export interface Settings {
   clickhouseUrl: string | undefined;
   /** A cluster of that server's configuration the log tables are created ON CLUSTER. */
   clickhouseCluster: string | undefined;
+  /** A PostgreSQL server for the configuration (postgres://user:password@host:5432/db); unset: SQLite in the data directory. */
+  databaseUrl: string | undefined;
 }
 
 const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
@@ -128,6 +130,17 @@ function clickhouseCluster(env: NodeJS.ProcessEnv, url: string | undefined): str
   return raw;
 }
 
+/** LOGSTEAD_DATABASE_URL; like the ClickHouse URL, its errors never repeat it. */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.LOGSTEAD_DATABASE_URL?.trim();
+  if (!raw) return undefined;
+  const url = parsedUrl(raw);
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
+    throw new SettingsError('LOGSTEAD_DATABASE_URL must be a postgres:// address such as postgres://logstead:password@db:5432/logstead');
+  }
+  return raw;
+}
+
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const logLevel = env.LOGSTEAD_LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -161,5 +174,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsKey: env.LOGSTEAD_METRICS_KEY?.trim() || undefined,
     clickhouseUrl: clickhouse,
     clickhouseCluster: clickhouseCluster(env, clickhouse),
+    databaseUrl: databaseUrl(env),
   };
 }

@@ -32,7 +32,7 @@ import { rssMiB } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
 import { LINES_PER_BODY, ingestBodies, machine, machineLoad, processCpuMicros } from './common.js';
 import { type EngineRun, engineRun } from './engine-run.js';
-import { nodePipeline } from './node-stages.js';
+import { type NodeStageMicros, nodePipeline } from './node-stages.js';
 import type { TableDesign } from './table.js';
 
 const { values: options } = parseArgs({
@@ -64,10 +64,10 @@ const ENGINE_VARIANTS: Record<string, { design: TableDesign; stopMerges: boolean
 async function engineChild(name: string): Promise<void> {
   const variant = ENGINE_VARIANTS[name];
   const { bodies, hostnames } = ingestBodies(Math.ceil(ROWS / LINES_PER_BODY));
-  const pipeline = nodePipeline();
+  const pipeline = await nodePipeline();
   const perBody: Buffer[] = [];
-  pipeline.run(bodies, hostnames, (rows) => perBody.push(rows));
-  pipeline.close();
+  await pipeline.run(bodies, hostnames, (rows) => perBody.push(rows));
+  await pipeline.close();
   bodies.length = 0;
   const payloads: Buffer[] = [];
   const counts: number[] = [];
@@ -158,10 +158,11 @@ async function main() {
   }
 
   // 3: the Node stages, in this process, after one warm-up pass.
-  const pipeline = nodePipeline();
-  pipeline.run(bodies, hostnames);
-  const stages = Array.from({ length: Math.max(RUNS, 5) }, () => pipeline.run(bodies, hostnames));
-  pipeline.close();
+  const pipeline = await nodePipeline();
+  await pipeline.run(bodies, hostnames);
+  const stages: NodeStageMicros[] = [];
+  for (let run = 0; run < Math.max(RUNS, 5); run++) stages.push(await pipeline.run(bodies, hostnames));
+  await pipeline.close();
   const perLine = (key: 'parse' | 'normalise' | 'metaTypes' | 'encode') => median(stages.map((s) => s[key] / s.lines));
   const node = { parse: perLine('parse'), normalise: perLine('normalise'), metaTypes: perLine('metaTypes'), encode: perLine('encode') };
   console.log(`  node stages: parse ${fmt(node.parse)}, normalise ${fmt(node.normalise)}, meta types ${fmt(node.metaTypes)}, encode ${fmt(node.encode)} µs/line`);

@@ -1,14 +1,15 @@
 /**
  * The Node side of an acknowledged line, run as the ingest route runs it (src/ingest/routes.ts)
  * on the same bodies, with the CPU of each stage counted separately: JSON.parse of the body;
- * normaliseLine; the organisation's meta type rule (MetaTypeRegistry.admit, on a real SQLite
+ * normaliseLine; the organisation's meta type rule (MetaTypeRegistry.admitAll, on a real SQLite
  * config database); encodeRow into the TabSeparated payload handed to the engine.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openConfigDb } from '../../src/config/database.js';
+import { openConfigDatabase } from '../../src/config/db/open.js';
+import { MetaFieldTypes } from '../../src/config/meta-field-types.js';
 import { MetaTypeRegistry } from '../../src/ingest/meta-types.js';
 import { type BatchContext, normaliseLine } from '../../src/ingest/normalise.js';
 import { parseSourceParams } from '../../src/ingest/params.js';
@@ -26,17 +27,17 @@ export interface NodeStageMicros {
 
 export interface NodePipeline {
   /** Runs every body through the stages; `payload` receives each body's encoded rows. */
-  run(bodies: Buffer[], hostnames: string[], payload?: (rows: Buffer, lines: number) => void): NodeStageMicros;
-  close(): void;
+  run(bodies: Buffer[], hostnames: string[], payload?: (rows: Buffer, lines: number) => void): Promise<NodeStageMicros>;
+  close(): Promise<void>;
 }
 
-export function nodePipeline(): NodePipeline {
+export async function nodePipeline(): Promise<NodePipeline> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-cost-config-'));
-  const db = openConfigDb(dir);
-  const metaTypes = new MetaTypeRegistry(db, { maxNewFieldsPerDay: 500 });
+  const { database } = await openConfigDatabase({ dataDir: dir });
+  const metaTypes = new MetaTypeRegistry(new MetaFieldTypes(database.db), { maxNewFieldsPerDay: 500 });
   const lineIds = new LineIds();
   return {
-    run(bodies, hostnames, payload) {
+    async run(bodies, hostnames, payload) {
       const total: NodeStageMicros = { parse: 0, normalise: 0, metaTypes: 0, encode: 0, lines: 0 };
       for (let b = 0; b < bodies.length; b++) {
         const t0 = ownCpuMicros();
@@ -45,11 +46,10 @@ export function nodePipeline(): NodePipeline {
         const source = parseSourceParams({ hostname: hostnames[b] }, body as unknown as Record<string, unknown>);
         const context: BatchContext = { account: 'bench', batchId: randomUUID(), source, receivedAt: Date.now(), driftMs: 0 };
         const firstId = lineIds.reserve(body.lines.length);
-        const pending = body.lines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
+        const pending = body.lines.map((raw, index) => normaliseLine(raw, context, lineIds.format(firstId + index)));
         const t2 = ownCpuMicros();
-        for (const line of pending) {
-          line.row.meta_indexed = line.metaObject !== null && metaTypes.admit('bench', line.metaObject) === 'indexed';
-        }
+        const verdicts = await metaTypes.admitAll('bench', pending.map((line) => line.metaObject));
+        for (const [index, line] of pending.entries()) line.row.meta_indexed = verdicts[index] === 'indexed';
         const t3 = ownCpuMicros();
         let text = '';
         for (const { row } of pending) text += encodeRow(row);
@@ -64,8 +64,8 @@ export function nodePipeline(): NodePipeline {
       }
       return total;
     },
-    close() {
-      db.close();
+    async close() {
+      await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -41,7 +41,7 @@ interface BacktestBody {
  */
 export async function backtestRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore; now: () => number }): Promise<void> {
   app.post('/v1/alerts/backtest', async (request): Promise<BacktestResponse> => {
-    const account = deps.auth.account(request);
+    const account = await deps.auth.account(request);
     const raw = request.body as { channel?: unknown } | undefined;
     // Channels come as views store them, in either dialect: prepared the same way (a number interval, "true").
     const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channel: (prepareChannels([raw.channel]) as unknown[])[0] } : raw;

@@ -47,7 +47,7 @@ test('same lines, same firings: the backtest agrees with the live evaluator for 
   const view = (await call('POST', '/v1/config/view', { name: 'Backtested', query: 'btword', hosts: ['bt-host'], channels })).json;
   for (const [minute, lines] of PER_MINUTE.entries()) {
     clock = T + minute * MINUTE;
-    server.running.alerts.tick();
+    await server.running.alerts.tick();
     for (let i = 0; i < lines; i++) {
       clock = T + minute * MINUTE + (i + 1) * SECOND;
       // A line that does not match beside each one that does: the rule's filters apply.
@@ -57,7 +57,7 @@ test('same lines, same firings: the backtest agrees with the live evaluator for 
     }
   }
   clock = T + PER_MINUTE.length * MINUTE;
-  server.running.alerts.tick();
+  await server.running.alerts.tick();
 
   const deliveries = (await call('GET', `/v1/alerts/deliveries?viewid=${view.viewid}&limit=1000`)).json as Array<{ alertid: string; kind: string; windowStart: number; matches: number }>;
   assert.ok(deliveries.length > 10, 'the live evaluator fired');

@@ -5,7 +5,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { Accounts } from '../config/accounts.js';
 import { withAlertIds, type Channel } from '../config/channels.js';
-import { type ConfigDb, openConfigDb } from '../config/database.js';
+import { sql } from 'kysely';
+import { AlertState } from '../config/alert-state.js';
+import type { ConfigDatabase, ConfigKysely } from '../config/db/open.js';
+import { openTestConfig } from '../testing/config-database.js';
 import { Presets } from '../config/presets.js';
 import { Views } from '../config/views.js';
 import type { StoredLine } from '../store/log-store.js';
@@ -14,7 +17,9 @@ import { AlertRules } from './rules.js';
 
 /** Window logic with an injected clock: no test sleeps through a real interval. */
 let dir: string;
-let db: ConfigDb;
+let config: Awaited<ReturnType<typeof openTestConfig>>;
+let database: ConfigDatabase;
+let db: ConfigKysely;
 let account: string;
 let views: Views;
 let presets: Presets;
@@ -25,190 +30,196 @@ let fired: AlertEvent[];
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0); // on a window boundary for every interval
 
+/** A fresh evaluator, as after a restart (or on another node): it keeps nothing but what the database holds. */
 function evaluator() {
-  return new AlertEvaluator(db, rules, (event) => fired.push(event), () => clock);
+  return new AlertEvaluator(new AlertState(db, database.dialect), rules, async (event) => void fired.push(event), () => clock);
 }
+
+const count = async (table: 'alert_fires' | 'alert_windows') => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0].n);
 
 function line(text: string, app = 'api'): StoredLine {
   return { account, ts: clock, id: String(clock), batch_id: 'b', host: 'web-1', app, level: 'ERROR', env: '', file: '', ip: '', mac: '', tags: [], line: text, logtype: 'text', fields: '', meta: '', meta_indexed: false, extra: '', size: text.length };
 }
 
-function view(channels: Array<Partial<Channel>>, filters = { query: 'timeout' }) {
+async function view(channels: Array<Partial<Channel>>, filters = { query: 'timeout' }) {
   const full = channels.map((channel) => ({ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 3, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false, ...channel })) as Channel[];
-  return views.create(account, { name: 'v', filters, categoryIds: [], presetid: null, channels: withAlertIds(full) });
+  return await views.create(account, { name: 'v', filters, categoryIds: [], presetid: null, channels: withAlertIds(full) });
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-alerts-'));
-  db = openConfigDb(dir);
-  account = new Accounts(db).createAccount('a').account;
+  config = await openTestConfig(dir);
+  database = config.database;
+  db = database.db;
+  account = (await new Accounts(db).createAccount('a')).account;
   rules = undefined as unknown as AlertRules;
   views = new Views(db, (changed) => rules?.invalidate(changed));
   presets = new Presets(db, (changed) => rules?.invalidate(changed));
   rules = new AlertRules(views, presets);
+  await rules.load();
   clock = T0;
   fired = [];
 });
-afterEach(() => {
-  db.close();
+afterEach(async () => {
+  await config.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('presence + immediate fires once per window, as soon as the count reaches the limit', () => {
-  view([{ triggerlimit: 3 }]);
+test('presence + immediate fires once per window, as soon as the count reaches the limit', async () => {
+  await view([{ triggerlimit: 3 }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout 1'), line('timeout 2'), line('no match')]);
+  await alerts.observe(account, [line('timeout 1'), line('timeout 2'), line('no match')]);
   assert.equal(fired.length, 0);
   clock += 1000;
-  alerts.observe(account, [line('timeout 3')]);
+  await alerts.observe(account, [line('timeout 3')]);
   assert.equal(fired.length, 1);
   assert.equal(fired[0].kind, 'immediate');
   assert.equal(fired[0].matches, 3);
   assert.deepEqual(fired[0].samples.map((sample) => sample._line), ['timeout 1', 'timeout 2', 'timeout 3']);
-  alerts.observe(account, [line('timeout 4'), line('timeout 5'), line('timeout 6')]);
+  await alerts.observe(account, [line('timeout 4'), line('timeout 5'), line('timeout 6')]);
   assert.equal(fired.length, 1, 'not twice in one window');
   clock = T0 + MINUTE + 5;
-  alerts.observe(account, [line('timeout a'), line('timeout b'), line('timeout c')]);
+  await alerts.observe(account, [line('timeout a'), line('timeout b'), line('timeout c')]);
   assert.equal(fired.length, 2, 'again in the next window');
   assert.equal(fired[1].windowStart, T0 + MINUTE);
 });
 
-test('presence + terminal fires at the end of the window if the count reached the limit', () => {
-  view([{ triggerlimit: 2, immediate: false, terminal: true }]);
+test('presence + terminal fires at the end of the window if the count reached the limit', async () => {
+  await view([{ triggerlimit: 2, immediate: false, terminal: true }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout'), line('timeout'), line('timeout')]);
-  alerts.tick();
+  await alerts.observe(account, [line('timeout'), line('timeout'), line('timeout')]);
+  await alerts.tick();
   assert.equal(fired.length, 0, 'not before the window ends');
   clock = T0 + MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 1);
   assert.deepEqual([fired[0].kind, fired[0].matches, fired[0].windowStart, fired[0].windowEnd], ['terminal', 3, T0, T0 + MINUTE]);
-  alerts.tick();
+  await alerts.tick();
   clock += MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 1, 'an empty window does not fire');
 });
 
-test('presence with both: terminal does not fire again after immediate in the same window', () => {
-  view([{ triggerlimit: 2, immediate: true, terminal: true }]);
+test('presence with both: terminal does not fire again after immediate in the same window', async () => {
+  await view([{ triggerlimit: 2, immediate: true, terminal: true }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout'), line('timeout')]);
+  await alerts.observe(account, [line('timeout'), line('timeout')]);
   clock = T0 + MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.deepEqual(fired.map((event) => event.kind), ['immediate']);
 });
 
-test('presence below the limit does not fire', () => {
-  view([{ triggerlimit: 5, immediate: true, terminal: true }]);
+test('presence below the limit does not fire', async () => {
+  await view([{ triggerlimit: 5, immediate: true, terminal: true }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout'), line('timeout')]);
+  await alerts.observe(account, [line('timeout'), line('timeout')]);
   clock = T0 + MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 0);
 });
 
-test('absence fires at the end of a window under the limit, only while the view is active', () => {
-  view([{ operator: 'absence', triggerlimit: 5, immediate: false, terminal: true }]);
+test('absence fires at the end of a window under the limit, only while the view is active', async () => {
+  await view([{ operator: 'absence', triggerlimit: 5, immediate: false, terminal: true }]);
   const alerts = evaluator();
   clock = T0 + MINUTE + 10;
-  alerts.tick();
+  await alerts.tick();
   clock = T0 + 3 * MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 0, 'a view that never had lines is idle: no absence alert');
 
   clock = T0 + 3 * MINUTE + 1000;
-  alerts.observe(account, [line('timeout')]);
+  await alerts.observe(account, [line('timeout')]);
   clock = T0 + 4 * MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['absence', 1]]);
   clock = T0 + 5 * MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 2, 'still active: an empty window fires too');
 
   const windowsFired = fired.length;
   clock = T0 + 3 * MINUTE + 25 * 3_600_000; // more than a day after the last line
-  alerts.tick();
+  await alerts.tick();
   clock += MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.ok(fired.length <= windowsFired + 1, 'at most the window that was open when the view went idle');
   const afterIdle = fired.length;
   clock += MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, afterIdle, 'an idle view stops firing');
 });
 
-test('absence enough lines does not fire', () => {
-  view([{ operator: 'absence', triggerlimit: 2, immediate: false, terminal: true }]);
+test('absence enough lines does not fire', async () => {
+  await view([{ operator: 'absence', triggerlimit: 2, immediate: false, terminal: true }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout'), line('timeout')]);
+  await alerts.observe(account, [line('timeout'), line('timeout')]);
   clock = T0 + MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 0);
 });
 
-test('window state survives a restart: no lost window and no double fire', () => {
-  view([{ triggerlimit: 3, immediate: true, terminal: false }, { triggerlimit: 3, immediate: false, terminal: true }]);
+test('window state survives a restart: no lost window and no double fire', async () => {
+  await view([{ triggerlimit: 3, immediate: true, terminal: false }, { triggerlimit: 3, immediate: false, terminal: true }]);
   let alerts = evaluator();
-  alerts.observe(account, [line('timeout'), line('timeout')]);
+  await alerts.observe(account, [line('timeout'), line('timeout')]);
   alerts = evaluator(); // a crash and a restart: only what was persisted remains
-  alerts.observe(account, [line('timeout')]);
+  await alerts.observe(account, [line('timeout')]);
   assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['immediate', 3]], 'the count carried over');
   alerts = evaluator();
-  alerts.observe(account, [line('timeout')]);
+  await alerts.observe(account, [line('timeout')]);
   assert.equal(fired.length, 1, 'immediate does not fire again in the same window');
   clock = T0 + 10 * MINUTE; // the server was down when the window ended
   alerts = evaluator();
-  alerts.tick();
+  await alerts.tick();
   assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['immediate', 3], ['terminal', 4]]);
   alerts = evaluator();
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 2, 'the closed window is not closed twice');
 });
 
-test('a fire already recorded is not handed out again', () => {
-  view([{ triggerlimit: 1, immediate: true }]);
+test('a fire already recorded is not handed out again', async () => {
+  await view([{ triggerlimit: 1, immediate: true }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout')]);
+  await alerts.observe(account, [line('timeout')]);
   // Lose the in-memory and stored "fired" flag, as if the state write had been rolled back.
-  db.prepare(`UPDATE alert_windows SET fired_immediate = 0`).run();
-  evaluator().observe(account, [line('timeout')]);
+  await sql`UPDATE alert_windows SET fired_immediate = 0`.execute(db);
+  await evaluator().observe(account, [line('timeout')]);
   assert.equal(fired.length, 1);
-  assert.equal((db.prepare(`SELECT count(*) AS n FROM alert_fires`).get() as { n: number }).n, 1);
+  assert.equal(await count('alert_fires'), 1);
 });
 
-test('a changed view changes its alerts at once; a deleted one stops them', () => {
-  const created = view([{ triggerlimit: 2 }]);
+test('a changed view changes its alerts at once; a deleted one stops them', async () => {
+  const created = await view([{ triggerlimit: 2 }]);
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout')]);
-  views.replace(account, created.viewid, { name: 'v', filters: { query: 'disk' }, categoryIds: [], presetid: null, channels: withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 1, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]) });
-  alerts.observe(account, [line('timeout')]);
+  await alerts.observe(account, [line('timeout')]);
+  await views.replace(account, created.viewid, { name: 'v', filters: { query: 'disk' }, categoryIds: [], presetid: null, channels: withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 1, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]) });
+  await alerts.observe(account, [line('timeout')]);
   assert.equal(fired.length, 0, 'the old query no longer counts');
-  alerts.observe(account, [line('disk full')]);
+  await alerts.observe(account, [line('disk full')]);
   assert.equal(fired.length, 1);
-  alerts.tick();
-  assert.equal((db.prepare(`SELECT count(*) AS n FROM alert_windows`).get() as { n: number }).n, 1, 'the old channel state is forgotten');
-  views.delete(account, created.viewid);
+  await alerts.tick();
+  assert.equal(await count('alert_windows'), 1, 'the old channel state is forgotten');
+  await views.delete(account, created.viewid);
   clock += MINUTE;
-  alerts.observe(account, [line('disk full')]);
+  await alerts.observe(account, [line('disk full')]);
   assert.equal(fired.length, 1);
 });
 
-test('a preset attached to a view fires with that view\'s matches, separately per view', () => {
-  const preset = presets.create(account, 'p', withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 2, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]));
+test('a preset attached to a view fires with that view\'s matches, separately per view', async () => {
+  const preset = await presets.create(account, 'p', withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 2, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]));
   for (const query of ['timeout', 'disk']) {
-    views.create(account, { name: query, filters: { query }, categoryIds: [], presetid: preset.presetid, channels: [] });
+    await views.create(account, { name: query, filters: { query }, categoryIds: [], presetid: preset.presetid, channels: [] });
   }
   const alerts = evaluator();
-  alerts.observe(account, [line('timeout'), line('disk'), line('timeout')]);
+  await alerts.observe(account, [line('timeout'), line('disk'), line('timeout')]);
   assert.deepEqual(fired.map((event) => [event.viewName, event.presetid, event.matches]), [['timeout', preset.presetid, 2]]);
 });
 
-test('filters combine: any of a list, all of the lists', () => {
-  view([{ triggerlimit: 1 }], { apps: ['api', 'worker'], levels: ['error'] } as never);
+test('filters combine: any of a list, all of the lists', async () => {
+  await view([{ triggerlimit: 1 }], { apps: ['api', 'worker'], levels: ['error'] } as never);
   const alerts = evaluator();
-  alerts.observe(account, [line('x', 'web')]);
+  await alerts.observe(account, [line('x', 'web')]);
   assert.equal(fired.length, 0);
-  alerts.observe(account, [line('x', 'worker')]);
+  await alerts.observe(account, [line('x', 'worker')]);
   assert.equal(fired.length, 1);
 });
 
@@ -216,44 +227,44 @@ test('filters combine: any of a list, all of the lists', () => {
 const LIMIT = 4;
 const lines = (count: number) => Array.from({ length: count }, (_, i) => line(`timeout ${i}`));
 
-test('presence + terminal fires when exactly triggerlimit lines matched, and not at one fewer', () => {
-  view([{ triggerlimit: LIMIT, immediate: false, terminal: true }]);
+test('presence + terminal fires when exactly triggerlimit lines matched, and not at one fewer', async () => {
+  await view([{ triggerlimit: LIMIT, immediate: false, terminal: true }]);
   const alerts = evaluator();
-  alerts.observe(account, lines(LIMIT));
+  await alerts.observe(account, lines(LIMIT));
   clock = T0 + MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['terminal', LIMIT]], 'exactly the limit fires');
-  alerts.observe(account, lines(LIMIT - 1));
+  await alerts.observe(account, lines(LIMIT - 1));
   clock = T0 + 2 * MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 1, 'one line under the limit does not fire');
 });
 
-test('presence + immediate fires on the limit-th line, not before', () => {
-  view([{ triggerlimit: LIMIT, immediate: true, terminal: false }]);
+test('presence + immediate fires on the limit-th line, not before', async () => {
+  await view([{ triggerlimit: LIMIT, immediate: true, terminal: false }]);
   const alerts = evaluator();
   for (let n = 1; n < LIMIT; n++) {
-    alerts.observe(account, [line(`timeout ${n}`)]);
+    await alerts.observe(account, [line(`timeout ${n}`)]);
     assert.equal(fired.length, 0, `not at ${n} of ${LIMIT}`);
   }
-  alerts.observe(account, [line(`timeout ${LIMIT}`)]);
+  await alerts.observe(account, [line(`timeout ${LIMIT}`)]);
   assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['immediate', LIMIT]]);
   clock = T0 + MINUTE;
-  alerts.observe(account, lines(LIMIT - 1));
+  await alerts.observe(account, lines(LIMIT - 1));
   assert.equal(fired.length, 1, 'a batch of one under the limit does not fire');
-  alerts.observe(account, [line('timeout last')]);
+  await alerts.observe(account, [line('timeout last')]);
   assert.equal(fired.length, 2, 'the line that reaches the limit does');
 });
 
-test('absence fires at one line under triggerlimit and not at exactly triggerlimit', () => {
-  view([{ operator: 'absence', triggerlimit: LIMIT, immediate: false, terminal: true }]);
+test('absence fires at one line under triggerlimit and not at exactly triggerlimit', async () => {
+  await view([{ operator: 'absence', triggerlimit: LIMIT, immediate: false, terminal: true }]);
   const alerts = evaluator();
-  alerts.observe(account, lines(LIMIT - 1));
+  await alerts.observe(account, lines(LIMIT - 1));
   clock = T0 + MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.deepEqual(fired.map((event) => [event.kind, event.matches]), [['absence', LIMIT - 1]]);
-  alerts.observe(account, lines(LIMIT));
+  await alerts.observe(account, lines(LIMIT));
   clock = T0 + 2 * MINUTE;
-  alerts.tick();
+  await alerts.tick();
   assert.equal(fired.length, 1, 'exactly the limit is not an absence');
 });

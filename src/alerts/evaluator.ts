@@ -1,5 +1,6 @@
 import type { Channel } from '../config/channels.js';
-import type { ConfigDb } from '../config/database.js';
+import type { AlertState, AlertTransaction, AlertWindow } from '../config/alert-state.js';
+import type { ConfigKysely } from '../config/db/open.js';
 import { sharedExportRecord } from '../export/record.js';
 import type { StoredLine } from '../store/log-store.js';
 import { type FireKind, firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';
@@ -28,17 +29,6 @@ export interface AlertEvent {
   firedAt: number;
 }
 
-interface WindowState {
-  key: string;
-  account: string;
-  viewid: string;
-  alertid: string;
-  windowStart: number;
-  count: number;
-  firedImmediate: boolean;
-  samples: Array<Record<string, unknown>>;
-}
-
 type PendingFire = Omit<AlertEvent, 'fireId'>;
 
 /** Hears of the evaluator's work, for the metrics; must not throw. */
@@ -51,6 +41,8 @@ export interface AlertActivity {
 
 const UNOBSERVED: AlertActivity = { evaluated() {}, fired() {} };
 
+const keyOf = (window: { viewid: string; alertid: string }) => `${window.viewid}:${window.alertid}`;
+
 /**
  * Counts each view's matching lines per channel in tumbling `triggerinterval` windows and decides
  * when alerts fire (compat reference §6.2):
@@ -59,103 +51,126 @@ const UNOBSERVED: AlertActivity = { evaluated() {}, fired() {} };
  *   fire in it;
  * - absence: when the window ends, if the count is under the limit, while the view is active.
  *
- * Window state, view activity and the record of fires are written to SQLite in one transaction with
- * the deliveries they cause, so after a crash a window is neither lost nor fired twice (alert_fires
- * is unique per channel and window). Windows that ended while the server was down are closed once
- * at the next tick; the next window starts from the current time.
+ * The windows live in the configuration database, not in this process: every node adds the lines
+ * it stored to the same rows, under a per-channel lock, and records fires in the same transaction
+ * as the deliveries they cause. A fire is unique per channel and window, so each fires exactly once
+ * across the cluster and across crashes. Windows that ended while no node ran are closed once at
+ * the next tick; the next window starts from the current time.
  */
 export class AlertEvaluator {
-  private readonly states = new Map<string, WindowState>();
-  private readonly lastLineAt = new Map<string, number>();
+  /** Stored windows this node's rules do not know, and since which load of the rules. */
+  private readonly unknownSince = new Map<string, number>();
 
   constructor(
-    private readonly db: ConfigDb,
+    private readonly state: AlertState,
     private readonly rules: AlertRules,
-    /** Called inside the transaction that records a fire; enqueues its deliveries. */
-    private readonly onFire: (event: AlertEvent) => void,
+    /** Called inside the transaction that records a fire; enqueues its deliveries in it. */
+    private readonly onFire: (event: AlertEvent, trx: ConfigKysely) => Promise<void>,
     private readonly now: () => number = Date.now,
     private readonly activity: AlertActivity = UNOBSERVED,
-  ) {
-    for (const row of db.prepare<[], { viewid: string; alertid: string; account: string; window_start: number; count: number; fired_immediate: number; samples: string }>(`SELECT * FROM alert_windows`).all()) {
-      this.states.set(`${row.viewid}:${row.alertid}`, {
-        key: `${row.viewid}:${row.alertid}`,
-        account: row.account,
-        viewid: row.viewid,
-        alertid: row.alertid,
-        windowStart: row.window_start,
-        count: row.count,
-        firedImmediate: row.fired_immediate === 1,
-        samples: JSON.parse(row.samples),
-      });
-    }
-    for (const row of db.prepare<[], { viewid: string; last_line_at: number }>(`SELECT viewid, last_line_at FROM view_activity`).all()) {
-      this.lastLineAt.set(row.viewid, row.last_line_at);
-    }
-  }
+    /**
+     * Whether other nodes write windows too: then a window this node's rules do not know may be
+     * another node's for a view this node has not loaded yet, and it is removed only once it is
+     * still unknown after the rules were loaded again.
+     */
+    private readonly shared = false,
+  ) {}
 
   /** Counts newly stored lines of an account against its views; fires immediate alerts. */
-  observe(account: string, rows: StoredLine[]): void {
+  async observe(account: string, rows: StoredLine[]): Promise<void> {
     const rules = this.rules.forAccount(account);
     if (rules.length === 0) return;
     this.activity.evaluated('lines');
     const now = this.now();
-    const changed: WindowState[] = [];
-    const fires: PendingFire[] = [];
+    const work: Array<{ rule: ViewRule; channelRule: ChannelRule; matched: StoredLine[] }> = [];
     const activeViews: ViewRule[] = [];
     for (const rule of rules) {
       const matched = rows.filter(rule.matches);
       if (matched.length === 0) continue;
-      this.lastLineAt.set(rule.viewid, now);
       activeViews.push(rule);
-      for (const channelRule of rule.channels) {
-        const state = this.current(rule, channelRule, now, fires);
-        state.count += matched.length;
-        for (const row of matched.slice(0, MAX_SAMPLES - state.samples.length)) state.samples.push(sharedExportRecord(row));
-        const { channel } = channelRule;
-        if (firesImmediately(channel, state.count, state.firedImmediate)) {
-          state.firedImmediate = true;
-          fires.push(this.event(rule, channelRule, state, 'immediate', now));
-        }
-        changed.push(state);
-      }
+      for (const channelRule of rule.channels) work.push({ rule, channelRule, matched });
     }
-    this.persist(changed, activeViews, fires, now);
+    if (activeViews.length === 0) return;
+    const fired = await this.state.locked(
+      work.map((item) => item.channelRule.key),
+      async (tx) => {
+        const fires: PendingFire[] = [];
+        for (const rule of activeViews) await tx.noteActivity(rule.viewid, rule.account, now);
+        for (const { rule, channelRule, matched } of work) {
+          const state = await this.current(tx, rule, channelRule, now, fires);
+          state.count += matched.length;
+          for (const row of matched.slice(0, Math.max(0, MAX_SAMPLES - state.samples.length))) state.samples.push(sharedExportRecord(row));
+          if (firesImmediately(channelRule.channel, state.count, state.firedImmediate)) {
+            state.firedImmediate = true;
+            fires.push(await this.event(tx, rule, channelRule, state, 'immediate', now));
+          }
+          await tx.saveWindow(state);
+        }
+        return this.record(tx, fires);
+      },
+    );
+    for (const kind of fired) this.activity.fired(kind);
   }
 
   /** Closes every window that has ended, and starts absence windows for active views. */
-  tick(): void {
+  async tick(): Promise<void> {
     const now = this.now();
-    const changed: WindowState[] = [];
-    const fires: PendingFire[] = [];
+    const stored = new Map((await this.state.windows()).map((window) => [keyOf(window), window]));
+    const lastLines = await this.state.activity();
+    const due: Array<{ rule: ViewRule; channelRule: ChannelRule }> = [];
     const live = new Set<string>();
     for (const rule of this.rules.all()) {
       for (const channelRule of rule.channels) {
         live.add(channelRule.key);
-        const state = this.states.get(channelRule.key);
-        const ended = state && state.windowStart + channelRule.intervalMs <= now;
-        const absenceToWatch = !state && channelRule.channel.operator === 'absence' && this.isActive(rule.viewid, now);
-        if (ended || absenceToWatch) changed.push(this.current(rule, channelRule, now, fires));
+        const window = stored.get(channelRule.key);
+        const ended = window !== undefined && window.windowStart + channelRule.intervalMs <= now;
+        const absenceToWatch = !window && channelRule.channel.operator === 'absence' && isActiveAt(lastLines.get(rule.viewid), now);
+        if (ended || absenceToWatch) due.push({ rule, channelRule });
       }
     }
-    const forgotten = [...this.states.values()].filter((state) => !live.has(state.key));
-    for (const state of forgotten) this.states.delete(state.key);
-    if (changed.length || fires.length || forgotten.length) this.persist(changed, [], fires, now, forgotten);
+    const forgotten = this.forgotten([...stored.values()], live);
+    if (due.length === 0 && forgotten.length === 0) return;
+    const fired = await this.state.locked(
+      [...due.map((item) => item.channelRule.key), ...forgotten.map(keyOf)],
+      async (tx) => {
+        const fires: PendingFire[] = [];
+        for (const { rule, channelRule } of due) await tx.saveWindow(await this.current(tx, rule, channelRule, now, fires));
+        for (const window of forgotten) await tx.forgetWindow(window.viewid, window.alertid);
+        return this.record(tx, fires);
+      },
+    );
+    for (const kind of fired) this.activity.fired(kind);
   }
 
-  private isActive(viewid: string, at: number): boolean {
-    return isActiveAt(this.lastLineAt.get(viewid), at);
+  /**
+   * Stored windows of channels that no longer exist. Another node may have written a window for a
+   * view this node's rules have not loaded yet, so where nodes share the windows one goes only once
+   * it is still unknown after a reload of the rules.
+   */
+  private forgotten(stored: AlertWindow[], live: Set<string>): AlertWindow[] {
+    const out: AlertWindow[] = [];
+    const unknown = new Set<string>();
+    for (const window of stored) {
+      const key = keyOf(window);
+      if (live.has(key)) continue;
+      unknown.add(key);
+      const since = this.unknownSince.get(key) ?? this.rules.generation;
+      this.unknownSince.set(key, since);
+      if (!this.shared || this.rules.generation > since) out.push(window);
+    }
+    for (const key of this.unknownSince.keys()) if (!unknown.has(key)) this.unknownSince.delete(key);
+    return out;
   }
 
   /** The channel's state for the window containing `now`, closing an ended window first. */
-  private current(rule: ViewRule, channelRule: ChannelRule, now: number, fires: PendingFire[]): WindowState {
-    const existing = this.states.get(channelRule.key);
+  private async current(tx: AlertTransaction, rule: ViewRule, channelRule: ChannelRule, now: number, fires: PendingFire[]): Promise<AlertWindow> {
+    const existing = await tx.window(rule.viewid, channelRule.channel.alertid);
     if (existing && existing.windowStart + channelRule.intervalMs > now) return existing;
     if (existing) {
-      const fire = this.close(rule, channelRule, existing);
+      const fire = await this.close(tx, rule, channelRule, existing);
       if (fire) fires.push(fire);
     }
-    const fresh: WindowState = {
-      key: channelRule.key,
+    return {
       account: rule.account,
       viewid: rule.viewid,
       alertid: channelRule.channel.alertid,
@@ -164,19 +179,18 @@ export class AlertEvaluator {
       firedImmediate: false,
       samples: [],
     };
-    this.states.set(channelRule.key, fresh);
-    return fresh;
   }
 
-  private close(rule: ViewRule, channelRule: ChannelRule, state: WindowState): PendingFire | null {
+  private async close(tx: AlertTransaction, rule: ViewRule, channelRule: ChannelRule, state: AlertWindow): Promise<PendingFire | null> {
     const { channel } = channelRule;
     const end = state.windowStart + channelRule.intervalMs;
     this.activity.evaluated('window');
-    const kind = firesAtWindowEnd(channel, state.count, state.firedImmediate, this.isActive(rule.viewid, end));
-    return kind ? this.event(rule, channelRule, state, kind, end) : null;
+    const active = isActiveAt(await tx.lastLineAt(rule.viewid), end);
+    const kind = firesAtWindowEnd(channel, state.count, state.firedImmediate, active);
+    return kind ? this.event(tx, rule, channelRule, state, kind, end) : null;
   }
 
-  private event(rule: ViewRule, channelRule: ChannelRule, state: WindowState, kind: FireKind, at: number): PendingFire {
+  private async event(_tx: AlertTransaction, rule: ViewRule, channelRule: ChannelRule, state: AlertWindow, kind: FireKind, at: number): Promise<PendingFire> {
     return {
       account: rule.account,
       viewid: rule.viewid,
@@ -193,36 +207,15 @@ export class AlertEvaluator {
     };
   }
 
-  private persist(changed: WindowState[], activeViews: ViewRule[], fires: PendingFire[], now: number, forgotten: WindowState[] = []): void {
-    const saveWindow = this.db.prepare(
-      `INSERT INTO alert_windows (viewid, alertid, account, window_start, count, fired_immediate, samples) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (viewid, alertid) DO UPDATE SET window_start = excluded.window_start, count = excluded.count,
-         fired_immediate = excluded.fired_immediate, samples = excluded.samples`,
-    );
-    const saveActivity = this.db.prepare(
-      `INSERT INTO view_activity (viewid, account, last_line_at) VALUES (?, ?, ?)
-       ON CONFLICT (viewid) DO UPDATE SET last_line_at = excluded.last_line_at`,
-    );
-    const recordFire = this.db.prepare(
-      `INSERT OR IGNORE INTO alert_fires (account, viewid, alertid, window_start, kind, matches, fired_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const forget = this.db.prepare(`DELETE FROM alert_windows WHERE viewid = ? AND alertid = ?`);
+  /** Records the fires; those recorded before (by another node, or before a crash) cause nothing more. */
+  private async record(tx: AlertTransaction, fires: PendingFire[]): Promise<FireKind[]> {
     const fired: FireKind[] = [];
-    this.db.transaction(() => {
-      for (const state of new Set(changed)) {
-        saveWindow.run(state.viewid, state.alertid, state.account, state.windowStart, state.count, state.firedImmediate ? 1 : 0, JSON.stringify(state.samples));
-      }
-      for (const rule of activeViews) saveActivity.run(rule.viewid, rule.account, now);
-      for (const state of forgotten) forget.run(state.viewid, state.alertid);
-      for (const fire of fires) {
-        const recorded = recordFire.run(fire.account, fire.viewid, fire.channel.alertid, fire.windowStart, fire.kind, fire.matches, fire.firedAt);
-        // Already recorded: this window fired before a crash, and its deliveries are queued.
-        if (recorded.changes === 1) {
-          this.onFire({ ...fire, fireId: Number(recorded.lastInsertRowid) });
-          fired.push(fire.kind);
-        }
-      }
-    })();
-    for (const kind of fired) this.activity.fired(kind);
+    for (const fire of fires) {
+      const fireId = await tx.recordFire({ ...fire, alertid: fire.channel.alertid });
+      if (fireId === null) continue;
+      await this.onFire({ ...fire, fireId }, tx.trx);
+      fired.push(fire.kind);
+    }
+    return fired;
   }
 }

@@ -1,6 +1,6 @@
 import type { Channel } from '../config/channels.js';
-import type { Presets } from '../config/presets.js';
-import type { Views } from '../config/views.js';
+import type { Preset, Presets } from '../config/presets.js';
+import type { View, Views } from '../config/views.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { intervalMs } from './intervals.js';
 import { lineMatcher } from '../query/line-matcher.js';
@@ -26,48 +26,61 @@ export interface ViewRule {
 
 /**
  * The alerting view of configuration: every view that has channels (its own, or its preset's),
- * with its compiled matcher. Rebuilt for an account as soon as its views or presets change.
+ * with its compiled matcher. Reloaded for an account as soon as its views or presets change here,
+ * and, where other nodes change configuration too, every `reloadMs`.
  */
 export class AlertRules {
-  private readonly byAccount = new Map<string, ViewRule[]>();
-  private readonly stale = new Set<string>();
+  private byAccount = new Map<string, ViewRule[]>();
+  /** Counts the loads: what was unknown before a load and still is after it is really gone. */
+  generation = 0;
 
   constructor(
     private readonly views: Views,
     private readonly presets: Presets,
-  ) {
-    for (const account of views.accounts()) this.stale.add(account);
+  ) {}
+
+  /** Loads every organisation's rules. */
+  async load(): Promise<void> {
+    const presets = new Map((await this.presets.all()).map((preset) => [preset.presetid, preset]));
+    const byAccount = new Map<string, ViewRule[]>();
+    for (const view of await this.views.all()) {
+      const rule = ruleOf(view, view.presetid ? presets.get(view.presetid) : undefined);
+      if (!rule) continue;
+      const list = byAccount.get(view.account) ?? [];
+      list.push(rule);
+      byAccount.set(view.account, list);
+    }
+    this.byAccount = byAccount;
+    this.generation++;
   }
 
-  /** Called on every configuration write of the account. */
-  invalidate(account: string): void {
-    this.stale.add(account);
+  /** Called on every configuration write of the account; the write's answer waits for it. */
+  async invalidate(account: string): Promise<void> {
+    const presets = new Map((await this.presets.list(account)).map((preset) => [preset.presetid, preset]));
+    const rules: ViewRule[] = [];
+    for (const view of await this.views.list(account)) {
+      const rule = ruleOf(view, view.presetid ? presets.get(view.presetid) : undefined);
+      if (rule) rules.push(rule);
+    }
+    this.byAccount.set(account, rules);
+    this.generation++;
   }
 
   forAccount(account: string): ViewRule[] {
-    if (this.stale.has(account) || !this.byAccount.has(account)) this.rebuild(account);
-    return this.byAccount.get(account)!;
+    return this.byAccount.get(account) ?? [];
   }
 
   /** Every account's rules, for the window clock. */
   all(): ViewRule[] {
-    for (const account of this.stale) this.rebuild(account);
     return [...this.byAccount.values()].flat();
   }
+}
 
-  private rebuild(account: string): void {
-    this.stale.delete(account);
-    const presets = new Map(this.presets.list(account).map((preset) => [preset.presetid, preset]));
-    const rules: ViewRule[] = [];
-    for (const view of this.views.list(account)) {
-      const preset = view.presetid ? presets.get(view.presetid) : undefined;
-      const channels: ChannelRule[] = [
-        ...view.channels.map((channel) => ({ channel, presetid: null })),
-        ...(preset?.channels ?? []).map((channel) => ({ channel, presetid: preset!.presetid })),
-      ].map(({ channel, presetid }) => ({ key: `${view.viewid}:${channel.alertid}`, channel, intervalMs: intervalMs(channel.triggerinterval), presetid }));
-      if (channels.length === 0) continue;
-      rules.push({ account, viewid: view.viewid, name: view.name, query: view.filters.query ?? '', matches: lineMatcher(view.filters), channels });
-    }
-    this.byAccount.set(account, rules);
-  }
+function ruleOf(view: View, preset: Preset | undefined): ViewRule | null {
+  const channels: ChannelRule[] = [
+    ...view.channels.map((channel) => ({ channel, presetid: null })),
+    ...(preset?.channels ?? []).map((channel) => ({ channel, presetid: preset!.presetid })),
+  ].map(({ channel, presetid }) => ({ key: `${view.viewid}:${channel.alertid}`, channel, intervalMs: intervalMs(channel.triggerinterval), presetid }));
+  if (channels.length === 0) return null;
+  return { account: view.account, viewid: view.viewid, name: view.name, query: view.filters.query ?? '', matches: lineMatcher(view.filters), channels };
 }

@@ -55,7 +55,7 @@ async function organisationState(org: NewAccount) {
 
 test('a backup taken while the server runs restores exactly the lines, views and keys it held, into a wiped data directory', async () => {
   const first = server.org;
-  const second = server.createOrg('second organisation');
+  const second = await server.createOrg('second organisation');
   await ingest(first, [
     { line: 'user signed in', app: 'auth', level: 'INFO', meta: { user: 42 } },
     { line: 'payment failed', app: 'billing', level: 'ERROR' },

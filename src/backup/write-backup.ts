@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CREDENTIALS_FILE } from '../config/bootstrap.js';
-import type { ConfigDb } from '../config/database.js';
+import type Database from 'better-sqlite3';
 import { CONFIG_FILE, backupConfig } from '../config/snapshot.js';
 import type { SqlExecutor } from '../store/executor.js';
 import { backupLogDatabase, engineVersion } from '../store/snapshot.js';
@@ -27,9 +27,13 @@ export class BackupRefused extends Error {}
 export const SERVER_LOGS_NOT_BACKED_UP =
   "With LOGSTEAD_CLICKHOUSE_URL the log lines are on the ClickHouse server: back them up with the server's own BACKUP (or clickhouse-backup). `logstead backup` and `restore` cover the embedded log store only.";
 
+/** Why they refuse when the configuration is on a PostgreSQL server. */
+export const SHARED_CONFIG_NOT_BACKED_UP =
+  "With LOGSTEAD_DATABASE_URL the configuration is on the PostgreSQL server: back it up with pg_dump. `logstead backup` and `restore` cover the embedded configuration only.";
+
 export interface BackupSources {
   executor: SqlExecutor;
-  configDb: ConfigDb;
+  configDb: Database.Database;
   dataDir: string;
 }
 

@@ -1,4 +1,5 @@
-import type { ConfigDb } from './database.js';
+import { sql } from 'kysely';
+import type { ConfigDialect, ConfigKysely } from './db/open.js';
 import { hashKey, newId, newSecretKey } from './ids.js';
 
 export type KeyType = 'ingestion' | 'service';
@@ -51,34 +52,28 @@ export interface ActiveKey {
  * clear key is returned once, at creation.
  */
 export class Accounts {
-  private readonly findKey;
-  private readonly insertKey;
-  private readonly liveKey;
-  private readonly retentionOf;
-
-  constructor(private readonly db: ConfigDb) {
-    this.findKey = db.prepare<[string, KeyType], { account: string; id: string }>(
-      `SELECT k.account, k.id FROM api_keys k JOIN accounts a ON a.account = k.account
-        WHERE k.key_hash = ? AND k.type = ? AND k.revoked_at IS NULL AND a.active = 1`,
-    );
-    this.retentionOf = db.prepare<[string], { retention_days: number | null }>(`SELECT retention_days FROM accounts WHERE account = ?`);
-    this.liveKey = db.prepare<[string], { account: string; deactivated_at: number | null }>(
-      `SELECT k.account, a.deactivated_at FROM api_keys k JOIN accounts a ON a.account = k.account
-        WHERE k.id = ? AND k.revoked_at IS NULL AND a.active = 1`,
-    );
-    this.insertKey = db.prepare(
-      `INSERT INTO api_keys (id, account, type, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-  }
+  constructor(
+    private readonly db: ConfigKysely,
+    /** Hears of every change to organisations (their keys aside), so what this node caches follows at once. */
+    private readonly changed: () => Promise<void> | void = () => {},
+  ) {}
 
   /** The account an active key of this type belongs to, or null (unknown, revoked or inactive). */
-  accountForKey(key: string, type: KeyType): string | null {
-    return this.findActiveKey(key, type)?.account ?? null;
+  async accountForKey(key: string, type: KeyType): Promise<string | null> {
+    return (await this.findActiveKey(key, type))?.account ?? null;
   }
 
   /** The account and id of an active key of this type, or null (unknown, revoked or inactive). */
-  findActiveKey(key: string, type: KeyType): ActiveKey | null {
-    const row = this.findKey.get(hashKey(key), type);
+  async findActiveKey(key: string, type: KeyType): Promise<ActiveKey | null> {
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.account', 'k.account')
+      .select(['k.account', 'k.id'])
+      .where('k.key_hash', '=', hashKey(key))
+      .where('k.type', '=', type)
+      .where('k.revoked_at', 'is', null)
+      .where('a.active', '=', 1)
+      .executeTakeFirst();
     return row ? { account: row.account, keyId: row.id } : null;
   }
 
@@ -88,133 +83,194 @@ export class Accounts {
    * `openedAt`, also whether the organisation has not been deactivated since: what a deactivation
    * ended stays ended after the organisation is reactivated.
    */
-  keyIsLive(keyId: string, openedAt?: number): boolean {
-    const key = this.liveKey.get(keyId);
+  async keyIsLive(keyId: string, openedAt?: number): Promise<boolean> {
+    const key = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.account', 'k.account')
+      .select(['k.account', 'a.deactivated_at'])
+      .where('k.id', '=', keyId)
+      .where('k.revoked_at', 'is', null)
+      .where('a.active', '=', 1)
+      .executeTakeFirst();
     if (key === undefined) return false;
     return openedAt === undefined || key.deactivated_at === null || key.deactivated_at < openedAt;
   }
 
-  createAccount(name: string): NewAccount {
+  async createAccount(name: string): Promise<NewAccount> {
     const trimmed = name.trim();
     if (!trimmed) throw new AccountError('An organisation needs a name.');
-    // Names are how people tell organisations apart in `org list`; two of one name would be ambiguous.
-    const taken = this.db.prepare<[string], { account: string }>(`SELECT account FROM accounts WHERE lower(name) = lower(?)`).get(trimmed);
-    if (taken) throw new AccountError(`An organisation named "${trimmed}" already exists (account ${taken.account}).`);
-    return this.db.transaction((): NewAccount => {
+    const created = await this.db.transaction().execute(async (trx) => {
+      // Names are how people tell organisations apart in `org list`; two of one name would be ambiguous.
+      const taken = await trx
+        .selectFrom('accounts')
+        .select('account')
+        .where(sql`lower(name)`, '=', trimmed.toLowerCase())
+        .executeTakeFirst();
+      if (taken) throw new AccountError(`An organisation named "${trimmed}" already exists (account ${taken.account}).`);
       const account = newId();
-      this.db
-        .prepare(`INSERT INTO accounts (account, name, active, created_at) VALUES (?, ?, 1, ?)`)
-        .run(account, trimmed, new Date().toISOString());
+      await trx.insertInto('accounts').values({ account, name: trimmed, active: 1, created_at: new Date().toISOString() }).execute();
       return {
         account,
-        ingestionKey: this.createKey(account, 'ingestion').key,
-        serviceKey: this.createKey(account, 'service').key,
+        ingestionKey: (await insertKey(trx, account, 'ingestion', '')).key,
+        serviceKey: (await insertKey(trx, account, 'service', '')).key,
       };
-    })();
+    });
+    await this.changed();
+    return created;
   }
 
-  createKey(account: string, type: KeyType, name = ''): NewKey {
+  /**
+   * Creates the default organisation unless one exists: several nodes starting at once on empty
+   * shared stores create exactly one. A lock serialises them on PostgreSQL; SQLite writes one at a time.
+   */
+  async createFirstAccount(name: string, dialect: ConfigDialect): Promise<NewAccount | null> {
+    return this.db.transaction().execute(async (trx) => {
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended('logstead:first-organisation', 0))`.execute(trx);
+      const existing = await trx.selectFrom('accounts').select('account').limit(1).executeTakeFirst();
+      if (existing) return null;
+      const account = newId();
+      await trx.insertInto('accounts').values({ account, name, active: 1, created_at: new Date().toISOString() }).execute();
+      return {
+        account,
+        ingestionKey: (await insertKey(trx, account, 'ingestion', '')).key,
+        serviceKey: (await insertKey(trx, account, 'service', '')).key,
+      };
+    });
+  }
+
+  async createKey(account: string, type: KeyType, name = ''): Promise<NewKey> {
     if (type !== 'ingestion' && type !== 'service') {
       throw new AccountError(`A key type is "ingestion" or "service", not "${type}".`);
     }
-    if (!this.db.prepare(`SELECT 1 FROM accounts WHERE account = ?`).get(account)) {
+    if (!(await this.db.selectFrom('accounts').select('account').where('account', '=', account).executeTakeFirst())) {
       throw new AccountError(`No organisation has the account id "${account}".`);
     }
-    const key = newSecretKey();
-    const id = newId();
-    this.insertKey.run(id, account, type, name, hashKey(key), new Date().toISOString());
-    return { id, account, type, name, key };
+    return insertKey(this.db, account, type, name);
   }
 
   /** Revokes a key given either its id or the key itself. Returns false when nothing matched. */
-  revokeKey(idOrKey: string): boolean {
-    const key = this.db
-      .prepare<[string, string], { id: string }>(`SELECT id FROM api_keys WHERE (id = ? OR key_hash = ?) AND revoked_at IS NULL`)
-      .get(idOrKey, hashKey(idOrKey));
+  async revokeKey(idOrKey: string): Promise<boolean> {
+    const key = await this.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where((eb) => eb.or([eb('id', '=', idOrKey), eb('key_hash', '=', hashKey(idOrKey))]))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return key !== undefined && this.revokeById(key.id);
   }
 
   /** Revokes a key and signs out the viewer sessions it opened, in one transaction. */
-  private revokeById(id: string): boolean {
-    return this.db.transaction(() => {
-      const changed = this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(new Date().toISOString(), id).changes;
-      this.db.prepare(`DELETE FROM sessions WHERE key_id = ?`).run(id);
-      return changed > 0;
-    })();
+  private async revokeById(id: string): Promise<boolean> {
+    const changed = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      await trx.deleteFrom('sessions').where('key_id', '=', id).execute();
+      return Number(result.numUpdatedRows) > 0;
+    });
+    return changed;
   }
 
-  listKeys(account: string, type?: KeyType): KeySummary[] {
-    return this.db
-      .prepare<[string, string | null, string | null], { id: string; name: string; type: KeyType; created_at: string }>(
-        `SELECT id, name, type, created_at FROM api_keys
-          WHERE account = ? AND revoked_at IS NULL AND (? IS NULL OR type = ?) ORDER BY created_at, id`,
-      )
-      .all(account, type ?? null, type ?? null)
-      .map((row) => ({ id: row.id, name: row.name, type: row.type, created: Date.parse(row.created_at) }));
+  async listKeys(account: string, type?: KeyType): Promise<KeySummary[]> {
+    let query = this.db.selectFrom('api_keys').select(['id', 'name', 'type', 'created_at']).where('account', '=', account).where('revoked_at', 'is', null);
+    if (type !== undefined) query = query.where('type', '=', type);
+    const rows = await query.orderBy('created_at').orderBy('id').execute();
+    return rows.map((row) => ({ id: row.id, name: row.name, type: row.type, created: Date.parse(row.created_at) }));
   }
 
-  getKey(account: string, id: string): KeySummary | undefined {
-    return this.listKeys(account).find((key) => key.id === id);
+  async getKey(account: string, id: string): Promise<KeySummary | undefined> {
+    return (await this.listKeys(account)).find((key) => key.id === id);
   }
 
-  renameKey(account: string, id: string, name: string): KeySummary | undefined {
-    const changed = this.db.prepare(`UPDATE api_keys SET name = ? WHERE account = ? AND id = ? AND revoked_at IS NULL`).run(name, account, id);
-    return changed.changes ? this.getKey(account, id) : undefined;
+  async renameKey(account: string, id: string, name: string): Promise<KeySummary | undefined> {
+    const changed = await this.db
+      .updateTable('api_keys')
+      .set({ name })
+      .where('account', '=', account)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(changed.numUpdatedRows) ? this.getKey(account, id) : undefined;
   }
 
   /** The id of an active key, given the key itself. */
-  keyIdFor(key: string): string | undefined {
-    return (this.db.prepare(`SELECT id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`).get(hashKey(key)) as { id: string } | undefined)?.id;
+  async keyIdFor(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('api_keys').select('id').where('key_hash', '=', hashKey(key)).where('revoked_at', 'is', null).executeTakeFirst();
+    return row?.id;
   }
 
   /** Revokes one of an account's keys by id. */
-  revokeAccountKey(account: string, id: string): boolean {
-    const owned = this.db.prepare(`SELECT 1 FROM api_keys WHERE account = ? AND id = ? AND revoked_at IS NULL`).get(account, id);
+  async revokeAccountKey(account: string, id: string): Promise<boolean> {
+    const owned = await this.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('account', '=', account)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return owned !== undefined && this.revokeById(id);
   }
 
   /** Deactivating signs out every viewer session of the organisation; its keys stop working at once. */
-  setActive(account: string, active: boolean): boolean {
-    return this.db.transaction(() => {
-      const changed = active
-        ? this.db.prepare(`UPDATE accounts SET active = 1 WHERE account = ?`).run(account).changes
-        : this.db.prepare(`UPDATE accounts SET active = 0, deactivated_at = ? WHERE account = ?`).run(Date.now(), account).changes;
-      if (!active) this.db.prepare(`DELETE FROM sessions WHERE account = ?`).run(account);
-      return changed > 0;
-    })();
+  async setActive(account: string, active: boolean): Promise<boolean> {
+    const changed = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('accounts')
+        .set(active ? { active: 1 } : { active: 0, deactivated_at: Date.now() })
+        .where('account', '=', account)
+        .executeTakeFirst();
+      if (!active) await trx.deleteFrom('sessions').where('account', '=', account).execute();
+      return Number(result.numUpdatedRows) > 0;
+    });
+    if (changed) await this.changed();
+    return changed;
   }
 
-  list(): AccountSummary[] {
-    return this.db
-      .prepare<[], { account: string; name: string; active: number; created_at: string; retention_days: number | null }>(
-        `SELECT account, name, active, created_at, retention_days FROM accounts ORDER BY created_at`,
-      )
-      .all()
-      .map((row) => ({ account: row.account, name: row.name, active: row.active === 1, createdAt: row.created_at, retentionDays: row.retention_days }));
+  async list(): Promise<AccountSummary[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['account', 'name', 'active', 'created_at', 'retention_days'])
+      .orderBy('created_at')
+      .orderBy('account')
+      .execute();
+    return rows.map((row) => ({ account: row.account, name: row.name, active: row.active === 1, createdAt: row.created_at, retentionDays: row.retention_days }));
   }
 
   /** Sets how many days an organisation's lines are kept; null returns it to the server's default. */
-  setRetention(account: string, days: number | null): boolean {
+  async setRetention(account: string, days: number | null): Promise<boolean> {
     if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)) {
       throw new AccountError(`Retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, not "${days}".`);
     }
-    return this.db.prepare(`UPDATE accounts SET retention_days = ? WHERE account = ?`).run(days, account).changes > 0;
+    const result = await this.db.updateTable('accounts').set({ retention_days: days }).where('account', '=', account).executeTakeFirst();
+    const changed = Number(result.numUpdatedRows) > 0;
+    if (changed) await this.changed();
+    return changed;
   }
 
   /** An organisation's own retention in days, or null when it follows the server's default. */
-  retentionDaysOf(account: string): number | null {
-    return this.retentionOf.get(account)?.retention_days ?? null;
+  async retentionDaysOf(account: string): Promise<number | null> {
+    const row = await this.db.selectFrom('accounts').select('retention_days').where('account', '=', account).executeTakeFirst();
+    return row?.retention_days ?? null;
   }
 
   /** Organisations whose retention differs from the server's default, with their days. */
-  retentionOverrides(): Map<string, number> {
-    const rows = this.db
-      .prepare<[], { account: string; retention_days: number }>(`SELECT account, retention_days FROM accounts WHERE retention_days IS NOT NULL`)
-      .all();
-    return new Map(rows.map((row) => [row.account, row.retention_days]));
+  async retentionOverrides(): Promise<Map<string, number>> {
+    const rows = await this.db.selectFrom('accounts').select(['account', 'retention_days']).where('retention_days', 'is not', null).execute();
+    return new Map(rows.map((row) => [row.account, row.retention_days!]));
   }
 
-  count(): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM accounts`).get() as { n: number }).n;
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
+}
+
+async function insertKey(db: ConfigKysely, account: string, type: KeyType, name: string): Promise<NewKey> {
+  const key = newSecretKey();
+  const id = newId();
+  await db.insertInto('api_keys').values({ id, account, type, name, key_hash: hashKey(key), created_at: new Date().toISOString() }).execute();
+  return { id, account, type, name, key };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Accounts, NewAccount } from './accounts.js';
+import type { ConfigDialect } from './db/open.js';
 
 export const CREDENTIALS_FILE = 'initial-credentials.json';
 
@@ -10,17 +11,15 @@ export interface FirstStartCredentials extends NewAccount {
 }
 
 /**
- * On the first start with an empty data directory, creates the default organisation and saves its
- * keys to a file only the owner can read; keys are stored hashed, so this is the one copy.
- * Returns null when organisations already exist.
+ * On the first start against empty stores, creates the default organisation and saves its keys to
+ * a file only the owner can read; keys are stored hashed, so this is the one copy. Several nodes
+ * starting at once on shared stores create exactly one; only the node that created it writes the
+ * file. Returns null when organisations already exist.
  */
-export function createDefaultOrganisation(accounts: Accounts, dataDir: string, publicUrl: string): FirstStartCredentials | null {
-  if (accounts.count() > 0) return null;
-  const credentials: FirstStartCredentials = {
-    ...accounts.createAccount('default'),
-    ingestUrl: `${publicUrl}/logs/ingest`,
-    apiUrl: publicUrl,
-  };
+export async function createDefaultOrganisation(accounts: Accounts, dialect: ConfigDialect, dataDir: string, publicUrl: string): Promise<FirstStartCredentials | null> {
+  const created = await accounts.createFirstAccount('default', dialect);
+  if (!created) return null;
+  const credentials: FirstStartCredentials = { ...created, ingestUrl: `${publicUrl}/logs/ingest`, apiUrl: publicUrl };
   const file = path.join(dataDir, CREDENTIALS_FILE);
   fs.writeFileSync(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
   fs.chmodSync(file, 0o600); // in case the file already existed with looser permissions

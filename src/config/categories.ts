@@ -1,5 +1,6 @@
 import { errors } from '../http/errors.js';
-import type { ConfigDb } from './database.js';
+import { sql } from 'kysely';
+import type { ConfigKysely } from './db/open.js';
 import { newId } from './ids.js';
 
 export const CATEGORY_TYPES = ['views', 'boards', 'screens'] as const;
@@ -13,73 +14,77 @@ export interface Category {
 
 /** Categories group views (and, later, boards and screens). Names are unique per type, ignoring case. */
 export class Categories {
-  constructor(private readonly db: ConfigDb) {}
+  constructor(private readonly db: ConfigKysely) {}
 
-  list(account: string, type: CategoryType): Category[] {
+  async list(account: string, type: CategoryType): Promise<Category[]> {
     return this.db
-      .prepare<[string, string], Category>(`SELECT id, name, type FROM categories WHERE account = ? AND type = ? ORDER BY lower(name)`)
-      .all(account, type);
+      .selectFrom('categories')
+      .select(['id', 'name', 'type'])
+      .where('account', '=', account)
+      .where('type', '=', type)
+      .orderBy(sql`lower(name)`)
+      .execute();
   }
 
-  get(account: string, type: CategoryType, id: string): Category | undefined {
-    return this.db
-      .prepare<[string, string, string], Category>(`SELECT id, name, type FROM categories WHERE account = ? AND type = ? AND id = ?`)
-      .get(account, type, id);
+  async get(account: string, type: CategoryType, id: string): Promise<Category | undefined> {
+    return this.db.selectFrom('categories').select(['id', 'name', 'type']).where('account', '=', account).where('type', '=', type).where('id', '=', id).executeTakeFirst();
   }
 
-  create(account: string, type: CategoryType, name: string): Category {
+  async create(account: string, type: CategoryType, name: string): Promise<Category> {
     const category = { id: newId(), name, type };
     try {
-      this.db
-        .prepare(`INSERT INTO categories (id, account, type, name, created_at) VALUES (?, ?, ?, ?, ?)`)
-        .run(category.id, account, type, name, new Date().toISOString());
+      await this.db.insertInto('categories').values({ id: category.id, account, type, name, created_at: new Date().toISOString() }).execute();
     } catch (error) {
       throw this.duplicate(error, name);
     }
     return category;
   }
 
-  rename(account: string, type: CategoryType, id: string, name: string): Category | undefined {
+  async rename(account: string, type: CategoryType, id: string, name: string): Promise<Category | undefined> {
     try {
-      const changed = this.db.prepare(`UPDATE categories SET name = ? WHERE account = ? AND type = ? AND id = ?`).run(name, account, type, id);
-      return changed.changes ? { id, name, type } : undefined;
+      const changed = await this.db.updateTable('categories').set({ name }).where('account', '=', account).where('type', '=', type).where('id', '=', id).executeTakeFirst();
+      return Number(changed.numUpdatedRows) ? { id, name, type } : undefined;
     } catch (error) {
       throw this.duplicate(error, name);
     }
   }
 
   /** Deletes a category; views in it stay, only the label goes. */
-  delete(account: string, type: CategoryType, id: string): boolean {
-    return this.db.transaction(() => {
-      const deleted = this.db.prepare(`DELETE FROM categories WHERE account = ? AND type = ? AND id = ?`).run(account, type, id);
-      if (deleted.changes && type === 'views') {
-        this.db
-          .prepare(
-            `UPDATE views SET category_ids = (SELECT json_group_array(value) FROM json_each(views.category_ids) WHERE value != ?)
-              WHERE account = ? AND EXISTS (SELECT 1 FROM json_each(views.category_ids) WHERE value = ?)`,
-          )
-          .run(id, account, id);
+  async delete(account: string, type: CategoryType, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('categories').where('account', '=', account).where('type', '=', type).where('id', '=', id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) && type === 'views') {
+        // The ids are a JSON array in a text column; it is rewritten here rather than in SQL, which
+        // spells JSON functions differently in each dialect.
+        const views = await trx.selectFrom('views').select(['viewid', 'category_ids']).where('account', '=', account).execute();
+        for (const view of views) {
+          const ids = JSON.parse(view.category_ids) as string[];
+          if (!ids.includes(id)) continue;
+          await trx.updateTable('views').set({ category_ids: JSON.stringify(ids.filter((other) => other !== id)) }).where('viewid', '=', view.viewid).execute();
+        }
       }
-      return deleted.changes > 0;
-    })();
+      return Number(deleted.numDeletedRows) > 0;
+    });
   }
 
   /** Maps view category names (any case) to ids; unknown names are refused with Mezmo's message. */
-  idsForNames(account: string, names: string[]): string[] {
-    const known = new Map(this.list(account, 'views').map((category) => [category.name.toLowerCase(), category.id]));
+  async idsForNames(account: string, names: string[]): Promise<string[]> {
+    const known = new Map((await this.list(account, 'views')).map((category) => [category.name.toLowerCase(), category.id]));
     const unknown = names.filter((name) => !known.has(name.toLowerCase()));
     if (unknown.length) throw errors.invalidCategories(unknown);
     return [...new Set(names.map((name) => known.get(name.toLowerCase())!))];
   }
 
-  namesForIds(account: string, ids: string[]): string[] {
+  async namesForIds(account: string, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const byId = new Map(this.list(account, 'views').map((category) => [category.id, category.name]));
+    const byId = new Map((await this.list(account, 'views')).map((category) => [category.id, category.name]));
     return ids.map((id) => byId.get(id)).filter((name): name is string => name !== undefined);
   }
 
   private duplicate(error: unknown, name: string): unknown {
-    if (error instanceof Error && /UNIQUE/.test(error.message)) return errors.conflict(`A category named "${name}" already exists`);
+    // SQLite says "UNIQUE constraint failed"; PostgreSQL reports SQLSTATE 23505 (unique_violation).
+    const unique = error instanceof Error && (/UNIQUE/.test(error.message) || (error as { code?: string }).code === '23505');
+    if (unique) return errors.conflict(`A category named "${name}" already exists`);
     return error;
   }
 }

@@ -1,5 +1,5 @@
 import type { Channel } from './channels.js';
-import type { ConfigDb } from './database.js';
+import type { ConfigKysely } from './db/open.js';
 import { newId } from './ids.js';
 
 export interface Preset {
@@ -33,43 +33,53 @@ const fromRow = (row: PresetRow): Preset => ({
 export class Presets {
   /** `changed` hears of every write, so alerting can follow configuration at once. */
   constructor(
-    private readonly db: ConfigDb,
-    private readonly changed: (account: string) => void = () => {},
+    private readonly db: ConfigKysely,
+    private readonly changed: (account: string) => Promise<void> | void = () => {},
   ) {}
 
-  list(account: string): Preset[] {
-    return this.db.prepare<[string], PresetRow>(`SELECT * FROM presets WHERE account = ? ORDER BY created_at, presetid`).all(account).map(fromRow);
+  async list(account: string): Promise<Preset[]> {
+    return (await this.db.selectFrom('presets').selectAll().where('account', '=', account).orderBy('created_at').orderBy('presetid').execute()).map(fromRow);
   }
 
-  get(account: string, presetid: string): Preset | undefined {
-    const row = this.db.prepare<[string, string], PresetRow>(`SELECT * FROM presets WHERE account = ? AND presetid = ?`).get(account, presetid);
+  /** Every preset of every organisation, for the alert rules. */
+  async all(): Promise<Preset[]> {
+    return (await this.db.selectFrom('presets').selectAll().execute()).map(fromRow);
+  }
+
+  async get(account: string, presetid: string): Promise<Preset | undefined> {
+    const row = await this.db.selectFrom('presets').selectAll().where('account', '=', account).where('presetid', '=', presetid).executeTakeFirst();
     return row && fromRow(row);
   }
 
-  create(account: string, name: string, channels: Channel[]): Preset {
+  async create(account: string, name: string, channels: Channel[]): Promise<Preset> {
     const now = new Date().toISOString();
     const presetid = newId();
-    this.db
-      .prepare(`INSERT INTO presets (presetid, account, name, channels, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(presetid, account, name, JSON.stringify(channels), now, now);
-    this.changed(account);
+    await this.db
+      .insertInto('presets')
+      .values({ presetid, account, name, channels: JSON.stringify(channels), created_at: now, modified_at: now })
+      .execute();
+    await this.changed(account);
     return { presetid, account, name, channels, _created: now, _modified: now };
   }
 
   /** Replaces the whole preset; returns undefined when it does not exist in this account. */
-  replace(account: string, presetid: string, name: string, channels: Channel[]): Preset | undefined {
-    const changed = this.db
-      .prepare(`UPDATE presets SET name = ?, channels = ?, modified_at = ? WHERE account = ? AND presetid = ?`)
-      .run(name, JSON.stringify(channels), new Date().toISOString(), account, presetid);
-    if (!changed.changes) return undefined;
-    this.changed(account);
+  async replace(account: string, presetid: string, name: string, channels: Channel[]): Promise<Preset | undefined> {
+    const changed = await this.db
+      .updateTable('presets')
+      .set({ name, channels: JSON.stringify(channels), modified_at: new Date().toISOString() })
+      .where('account', '=', account)
+      .where('presetid', '=', presetid)
+      .executeTakeFirst();
+    if (!Number(changed.numUpdatedRows)) return undefined;
+    await this.changed(account);
     return this.get(account, presetid);
   }
 
   /** Deletes a preset; views that used it lose the attachment (ON DELETE SET NULL). */
-  delete(account: string, presetid: string): boolean {
-    const deleted = this.db.prepare(`DELETE FROM presets WHERE account = ? AND presetid = ?`).run(account, presetid).changes > 0;
-    if (deleted) this.changed(account);
-    return deleted;
+  async delete(account: string, presetid: string): Promise<boolean> {
+    const deleted = await this.db.deleteFrom('presets').where('account', '=', account).where('presetid', '=', presetid).executeTakeFirst();
+    const any = Number(deleted.numDeletedRows) > 0;
+    if (any) await this.changed(account);
+    return any;
   }
 }

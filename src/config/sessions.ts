@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ConfigDb } from './database.js';
+import type { ConfigKysely } from './db/open.js';
 import { hashKey } from './ids.js';
 
 export interface Session {
@@ -18,32 +18,35 @@ const SESSION_MS = 7 * 24 * 3_600_000;
  * either (here, over the API or from the CLI) ends it at once.
  */
 export class Sessions {
-  constructor(private readonly db: ConfigDb) {}
+  constructor(private readonly db: ConfigKysely) {}
 
-  create(account: string, keyId: string, now = Date.now()): { id: string; session: Session } {
+  async create(account: string, keyId: string, now = Date.now()): Promise<{ id: string; session: Session }> {
     const id = randomBytes(32).toString('base64url');
     const session = { account, keyId, csrf: randomBytes(24).toString('base64url'), expiresAt: now + SESSION_MS };
-    this.db.prepare(`DELETE FROM sessions WHERE expires_at < ?`).run(now);
-    this.db
-      .prepare(`INSERT INTO sessions (id_hash, account, key_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(hashKey(id), account, keyId, session.csrf, now, session.expiresAt);
+    await this.db.deleteFrom('sessions').where('expires_at', '<', now).execute();
+    await this.db
+      .insertInto('sessions')
+      .values({ id_hash: hashKey(id), account, key_id: keyId, csrf: session.csrf, created_at: now, expires_at: session.expiresAt })
+      .execute();
     return { id, session };
   }
 
   /** A live session whose key and organisation are still active, or undefined. */
-  get(id: string, now = Date.now()): Session | undefined {
-    const row = this.db
-      .prepare<[string, number], { account: string; key_id: string; csrf: string; expires_at: number }>(
-        `SELECT s.account, s.key_id, s.csrf, s.expires_at FROM sessions s
-           JOIN accounts a ON a.account = s.account
-           JOIN api_keys k ON k.id = s.key_id AND k.account = s.account
-          WHERE s.id_hash = ? AND s.expires_at > ? AND a.active = 1 AND k.revoked_at IS NULL`,
-      )
-      .get(hashKey(id), now);
+  async get(id: string, now = Date.now()): Promise<Session | undefined> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('accounts as a', 'a.account', 's.account')
+      .innerJoin('api_keys as k', (join) => join.onRef('k.id', '=', 's.key_id').onRef('k.account', '=', 's.account'))
+      .select(['s.account', 's.key_id', 's.csrf', 's.expires_at'])
+      .where('s.id_hash', '=', hashKey(id))
+      .where('s.expires_at', '>', now)
+      .where('a.active', '=', 1)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
     return row && { account: row.account, keyId: row.key_id, csrf: row.csrf, expiresAt: row.expires_at };
   }
 
-  delete(id: string): void {
-    this.db.prepare(`DELETE FROM sessions WHERE id_hash = ?`).run(hashKey(id));
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id_hash', '=', hashKey(id)).execute();
   }
 }

@@ -1,15 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { CONFIG_SCHEMA_VERSION, type ConfigDb } from './database.js';
+import { LEGACY_SQLITE_VERSION } from './db/legacy-sqlite-migrations.js';
+import { CONFIG_MIGRATIONS } from './db/migrations.js';
+import { CONFIG_FILE } from './db/open.js';
 
-export const CONFIG_FILE = 'config.sqlite';
+export { CONFIG_FILE };
+
+/**
+ * A configuration's schema version as one number: the legacy SQLite steps it went through (its
+ * user_version) plus the Kysely migrations it recorded.
+ */
+export const CONFIG_SCHEMA_VERSION = LEGACY_SQLITE_VERSION + CONFIG_MIGRATIONS.length;
 
 /**
  * Copies the configuration with SQLite's online backup: a consistent copy taken in small steps, so
  * the server keeps answering (and writing) while it runs. Returns the copy's schema version.
  */
-export async function backupConfig(db: ConfigDb, file: string): Promise<number> {
+export async function backupConfig(db: Database.Database, file: string): Promise<number> {
   await db.backup(file);
   fs.chmodSync(file, 0o600); // key hashes, webhook secrets: the owner's only
   // The copy inherits write-ahead logging, which would make every later open (even a read-only
@@ -33,9 +41,13 @@ export function checkConfigSnapshot(file: string): number {
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new Error(`${file} is damaged (SQLite integrity check: ${String(integrity)})`);
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > CONFIG_SCHEMA_VERSION) {
-      throw new Error(`${file} comes from a newer Logstead (configuration schema ${version}, this one knows up to ${CONFIG_SCHEMA_VERSION}); restore it with that version or newer`);
+    const legacy = db.pragma('user_version', { simple: true }) as number;
+    const hasMigrations = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`).get() !== undefined;
+    const names = hasMigrations ? db.prepare<[], { name: string }>(`SELECT name FROM kysely_migration`).all().map((row) => row.name) : [];
+    const unknown = names.filter((name) => !CONFIG_MIGRATIONS.includes(name));
+    const version = (names.length > 0 ? LEGACY_SQLITE_VERSION : legacy) + names.length;
+    if (legacy > LEGACY_SQLITE_VERSION || unknown.length > 0) {
+      throw new Error(`${file} comes from a newer Logstead (configuration migrations ${unknown.join(', ') || `past step ${legacy}`}, this one knows up to ${CONFIG_SCHEMA_VERSION}); restore it with that version or newer`);
     }
     return version;
   } finally {

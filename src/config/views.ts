@@ -1,5 +1,5 @@
 import type { Channel } from './channels.js';
-import type { ConfigDb } from './database.js';
+import type { ConfigKysely } from './db/open.js';
 import { newId } from './ids.js';
 
 /** A view's saved search: the filters and query it applies. */
@@ -61,53 +61,65 @@ const fromRow = (row: ViewRow): View => ({
 export class Views {
   /** `changed` hears of every write, so alerting can follow configuration at once. */
   constructor(
-    private readonly db: ConfigDb,
-    private readonly changed: (account: string) => void = () => {},
+    private readonly db: ConfigKysely,
+    private readonly changed: (account: string) => Promise<void> | void = () => {},
   ) {}
 
   /** Accounts that have at least one view. */
-  accounts(): string[] {
-    return this.db.prepare<[], { account: string }>(`SELECT DISTINCT account FROM views`).all().map((row) => row.account);
+  async accounts(): Promise<string[]> {
+    return (await this.db.selectFrom('views').select('account').distinct().execute()).map((row) => row.account);
   }
 
-  list(account: string): View[] {
-    return this.db.prepare<[string], ViewRow>(`SELECT * FROM views WHERE account = ? ORDER BY created_at, viewid`).all(account).map(fromRow);
+  async list(account: string): Promise<View[]> {
+    return (await this.db.selectFrom('views').selectAll().where('account', '=', account).orderBy('created_at').orderBy('viewid').execute()).map(fromRow);
   }
 
-  get(account: string, viewid: string): View | undefined {
-    const row = this.db.prepare<[string, string], ViewRow>(`SELECT * FROM views WHERE account = ? AND viewid = ?`).get(account, viewid);
+  /** Every view of every organisation, for the alert rules. */
+  async all(): Promise<View[]> {
+    return (await this.db.selectFrom('views').selectAll().orderBy('account').orderBy('created_at').orderBy('viewid').execute()).map(fromRow);
+  }
+
+  async get(account: string, viewid: string): Promise<View | undefined> {
+    const row = await this.db.selectFrom('views').selectAll().where('account', '=', account).where('viewid', '=', viewid).executeTakeFirst();
     return row && fromRow(row);
   }
 
-  create(account: string, input: ViewInput): View {
+  async create(account: string, input: ViewInput): Promise<View> {
     const viewid = newId();
     const now = new Date().toISOString();
-    this.db
-      .prepare(
-        `INSERT INTO views (viewid, account, name, filters, category_ids, presetid, channels, created_at, modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(viewid, account, input.name, JSON.stringify(input.filters), JSON.stringify(input.categoryIds), input.presetid, JSON.stringify(input.channels), now, now);
-    this.changed(account);
-    return this.get(account, viewid)!;
+    await this.db
+      .insertInto('views')
+      .values({ viewid, account, ...columns(input), created_at: now, modified_at: now })
+      .execute();
+    await this.changed(account);
+    return (await this.get(account, viewid))!;
   }
 
-  replace(account: string, viewid: string, input: ViewInput): View | undefined {
-    const changed = this.db
-      .prepare(
-        `UPDATE views SET name = ?, filters = ?, category_ids = ?, presetid = ?, channels = ?, modified_at = ?
-          WHERE account = ? AND viewid = ?`,
-      )
-      .run(input.name, JSON.stringify(input.filters), JSON.stringify(input.categoryIds), input.presetid, JSON.stringify(input.channels), new Date().toISOString(), account, viewid);
-    if (!changed.changes) return undefined;
-    this.changed(account);
+  async replace(account: string, viewid: string, input: ViewInput): Promise<View | undefined> {
+    const changed = await this.db
+      .updateTable('views')
+      .set({ ...columns(input), modified_at: new Date().toISOString() })
+      .where('account', '=', account)
+      .where('viewid', '=', viewid)
+      .executeTakeFirst();
+    if (!Number(changed.numUpdatedRows)) return undefined;
+    await this.changed(account);
     return this.get(account, viewid);
   }
 
   /** Deletes a view together with its view-specific alerts, which are stored with it. */
-  delete(account: string, viewid: string): boolean {
-    const deleted = this.db.prepare(`DELETE FROM views WHERE account = ? AND viewid = ?`).run(account, viewid).changes > 0;
-    if (deleted) this.changed(account);
-    return deleted;
+  async delete(account: string, viewid: string): Promise<boolean> {
+    const deleted = await this.db.deleteFrom('views').where('account', '=', account).where('viewid', '=', viewid).executeTakeFirst();
+    const any = Number(deleted.numDeletedRows) > 0;
+    if (any) await this.changed(account);
+    return any;
   }
 }
+
+const columns = (input: ViewInput) => ({
+  name: input.name,
+  filters: JSON.stringify(input.filters),
+  category_ids: JSON.stringify(input.categoryIds),
+  presetid: input.presetid,
+  channels: JSON.stringify(input.channels),
+});

@@ -1,9 +1,11 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import zlib from 'node:zlib';
+import type { ConfigKysely } from '../config/db/open.js';
+import type { SharedFiles } from '../config/shared-files.js';
 import type { Outbox } from '../notify/outbox.js';
 import type { LineFilter, LogStore, StoredLine } from '../store/log-store.js';
 import { exportRecord } from './record.js';
@@ -22,32 +24,40 @@ export interface EmailExportRequest {
 }
 
 export interface EmailExportsOptions {
+  /** Where an older release kept export files and their signing key: links it sent keep working. */
   dataDir: string;
   linkHours: number;
   publicUrl: () => string;
   now: () => number;
   /** Whether a key is still unrevoked and its organisation active, and not deactivated since `openedAt`. */
-  keyIsLive: (keyId: string, openedAt: number) => boolean;
+  keyIsLive: (keyId: string, openedAt: number) => Promise<boolean>;
 }
 
 /**
  * Export by e-mail (spec §4.2 `email`): the request is answered at once; in the background the
- * matching lines are written as gzip JSON Lines under the data directory, and the address gets a
- * signed download link that expires (and the file itself when it is small).
+ * matching lines are written as gzip JSON Lines to the configuration database that every node
+ * shares, and the address gets a signed download link that expires (and the file itself when it is
+ * small). The link works at any node: the file and the key that signs links are shared.
  */
 export class EmailExports {
-  private readonly dir: string;
-  private readonly secret: Buffer;
+  private readonly legacyDir: string;
   private readonly running = new Set<Promise<void>>();
 
-  constructor(
+  private constructor(
     private readonly store: LogStore,
     private readonly outbox: Outbox,
+    private readonly files: SharedFiles,
+    private readonly db: ConfigKysely,
+    private readonly secret: Buffer,
     private readonly options: EmailExportsOptions,
   ) {
-    this.dir = path.join(options.dataDir, 'exports');
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.secret = loadSecret(path.join(options.dataDir, 'export-link.key'));
+    this.legacyDir = path.join(options.dataDir, 'exports');
+  }
+
+  static async open(store: LogStore, outbox: Outbox, files: SharedFiles, db: ConfigKysely, options: EmailExportsOptions): Promise<EmailExports> {
+    const legacyKey = path.join(options.dataDir, 'export-link.key');
+    const secret = await files.secret('export-link', fs.existsSync(legacyKey) ? fs.readFileSync(legacyKey) : undefined);
+    return new EmailExports(store, outbox, files, db, secret, options);
   }
 
   /** Starts an export and returns its id; failures are logged by `onError`. */
@@ -64,10 +74,6 @@ export class EmailExports {
     await Promise.all([...this.running]);
   }
 
-  private file(id: string): string {
-    return path.join(this.dir, `${id}.jsonl.gz`);
-  }
-
   private sign(id: string, expires: number, keyId: string, issued: number): string {
     return createHmac('sha256', this.secret).update(`${id}:${expires}:${keyId}:${issued}`).digest('base64url');
   }
@@ -77,25 +83,34 @@ export class EmailExports {
    * since been revoked (or whose organisation was deactivated), 'expired', 'missing'. The link
    * names the key that asked, under the signature, so it stops working with that key.
    */
-  resolveDownload(link: { id: string; expires: string; key: string; issued: string; signature: string }): { file: string } | 'forbidden' | 'expired' | 'missing' {
+  async resolveDownload(link: { id: string; expires: string; key: string; issued: string; signature: string }): Promise<{ content: Buffer } | 'forbidden' | 'expired' | 'missing'> {
     const { id, expires, key, issued, signature } = link;
     if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires) || !/^\d{1,16}$/.test(issued) || !/^[\w-]{1,64}$/.test(key)) return 'forbidden';
     const expected = Buffer.from(this.sign(id, Number(expires), key, Number(issued)));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
     // A deactivation ends the link for good, even once the organisation is active again.
-    if (!this.options.keyIsLive(key, Number(issued))) return 'forbidden';
+    if (!(await this.options.keyIsLive(key, Number(issued)))) return 'forbidden';
     if (Number(expires) < this.options.now()) return 'expired';
-    const file = this.file(id);
-    return fs.existsSync(file) ? { file } : 'missing';
+    const content = (await this.files.readExport(id)) ?? this.legacyFile(id);
+    return content ? { content } : 'missing';
+  }
+
+  /** An export written by an older release, under the data directory. */
+  private legacyFile(id: string): Buffer | undefined {
+    const file = path.join(this.legacyDir, `${id}.jsonl.gz`);
+    return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
   }
 
   /** Removes files whose links have expired. */
-  sweep(): void {
-    const cutoff = this.options.now() - (this.options.linkHours + 1) * 3_600_000;
-    for (const name of fs.readdirSync(this.dir)) {
-      const file = path.join(this.dir, name);
-      if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+  async sweep(): Promise<void> {
+    const cutoff = this.options.now() - 3_600_000;
+    await this.files.sweepExports(cutoff);
+    if (!fs.existsSync(this.legacyDir)) return;
+    const legacyCutoff = this.options.now() - (this.options.linkHours + 1) * 3_600_000;
+    for (const name of fs.readdirSync(this.legacyDir)) {
+      const file = path.join(this.legacyDir, name);
+      if (fs.statSync(file).mtimeMs < legacyCutoff) fs.rmSync(file, { force: true });
     }
   }
 
@@ -108,16 +123,24 @@ export class EmailExports {
         yield rows.map((row: StoredLine) => JSON.stringify(exportRecord(row)) + '\n').join('');
       }
     }
-    const file = this.file(id);
-    await pipeline(Readable.from(jsonLines()), zlib.createGzip(), fs.createWriteStream(file, { mode: 0o600 }));
+    const chunks: Buffer[] = [];
+    const collect = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    await pipeline(Readable.from(jsonLines()), zlib.createGzip(), collect);
+    const content = Buffer.concat(chunks);
 
     const expires = this.options.now() + this.options.linkHours * 3_600_000;
+    await this.files.saveExport({ id, account: request.filter.account, content, createdAt: this.options.now(), expiresAt: expires });
     // Real time, not the injectable clock: it is compared with when the organisation was deactivated.
     const issued = Date.now();
     const signature = this.sign(id, expires, request.keyId, issued);
     const link = `${this.options.publicUrl()}/v1/export/download/${id}?expires=${expires}&key=${request.keyId}&issued=${issued}&signature=${signature}`;
     const filename = `logstead-export-${new Date(request.filter.fromMs).toISOString().slice(0, 10)}-${id.slice(0, 8)}.jsonl.gz`;
-    const attach = fs.statSync(file).size <= ATTACH_BYTES;
+    const attach = content.length <= ATTACH_BYTES;
     const range = `${new Date(request.filter.fromMs).toISOString()} to ${new Date(request.filter.toMs).toISOString()}`;
     const until = new Date(expires).toISOString();
     const text = [
@@ -132,19 +155,13 @@ export class EmailExports {
 <p><a href="${link}">Download the export</a> (gzip JSON Lines, valid until ${until}).</p>
 ${attach ? '<p>The file is also attached.</p>' : ''}
 </body></html>`;
-    this.outbox.enqueue(request.filter.account, null, {
+    await this.outbox.enqueue(this.db, request.filter.account, null, {
       integration: 'email',
       to: [request.email],
       subject: request.subject || `Logstead export: ${lines} lines`,
       text,
       html,
-      ...(attach ? { attachments: [{ filename, path: file }] } : {}),
+      ...(attach ? { attachments: [{ filename, content: content.toString('base64'), encoding: 'base64' as const }] } : {}),
     });
   }
-}
-
-/** The key that signs download links: made once per data directory, readable only by its owner. */
-function loadSecret(file: string): Buffer {
-  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
-  return fs.readFileSync(file);
 }

@@ -33,7 +33,7 @@ const range = `from=${BASE - 1000}&to=${BASE + HISTORY * 1000}`;
 
 before(async () => {
   server = await startTestServer();
-  org = server.createOrg('export-tests');
+  org = await server.createOrg('export-tests');
   const lines = Array.from({ length: HISTORY }, (_, i) => ({
     line: `history line ${i} ${i % 10 === 0 ? 'tenth' : 'other'}`,
     timestamp: BASE + i * 1000,
@@ -257,8 +257,8 @@ describe('service key authentication', () => {
 
 describe('tenancy', () => {
   test('two organisations never see each other\'s lines', async () => {
-    const a = server.createOrg('tenant-a');
-    const b = server.createOrg('tenant-b');
+    const a = await server.createOrg('tenant-a');
+    const b = await server.createOrg('tenant-b');
     const ts = Date.now() - 1000;
     await ingest(a.ingestionKey, [{ line: 'secret of a', timestamp: ts }]);
     await ingest(b.ingestionKey, [{ line: 'secret of b', timestamp: ts }]);

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceAuth } from '../http/service-auth.js';
@@ -33,7 +32,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     const query = request.query as Record<string, unknown>;
     const email = oneParam(query, 'email');
     // Sending mail is a write: through a viewer session it needs the session's CSRF token.
-    const principal = deps.auth.principal(request, { changesState: email !== undefined });
+    const principal = await deps.auth.principal(request, { changesState: email !== undefined });
     const { account } = principal;
     const { filter, size, prefer } = parseExportRequest(query);
     if (email !== undefined) {
@@ -54,18 +53,18 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
   // key that asked for it is revoked or its organisation deactivated.
   app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; issued?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
     const { expires = '', key = '', issued = '', signature = '' } = request.query;
-    const found = deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), issued: String(issued), signature: String(signature) });
+    const found = await deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), issued: String(issued), signature: String(signature) });
     if (found === 'forbidden') return reply.code(403).send(errors.downloadForbidden().body);
     if (found === 'expired') return reply.code(410).send(errors.downloadExpired().body);
     if (found === 'missing') throw errors.notFound('This export no longer exists.');
     return reply
       .type('application/gzip')
       .header('content-disposition', `attachment; filename="logstead-export-${request.params.id.slice(0, 8)}.jsonl.gz"`)
-      .send(fs.createReadStream(found.file));
+      .send(found.content);
   });
 
   app.get('/v2/export', async (request) => {
-    const account = deps.auth.account(request);
+    const account = await deps.auth.account(request);
     const query = request.query as Record<string, unknown>;
     if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
     const { filter, size, prefer } = parseExportRequest(query);

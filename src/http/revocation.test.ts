@@ -22,9 +22,9 @@ after(async () => {
 });
 
 /** A fresh organisation with a second service key, so revoking one key leaves the organisation usable. */
-function organisation(name: string): NewAccount & { spareKey: string; spareKeyId: string } {
-  const org = server.createOrg(name);
-  const spare = server.withAccounts((accounts) => accounts.createKey(org.account, 'service', 'spare'));
+async function organisation(name: string): Promise<NewAccount & { spareKey: string; spareKeyId: string }> {
+  const org = await server.createOrg(name);
+  const spare = await server.withAccounts((accounts) => accounts.createKey(org.account, 'service', 'spare'));
   return { ...org, spareKey: spare.key, spareKeyId: spare.id };
 }
 
@@ -59,7 +59,7 @@ async function emailedLink(serviceKey: string, subject: string): Promise<string>
 const viewsWith = (headers: Record<string, string>) => request(`${server.url}/v1/config/view`, { headers });
 
 test('revoking a key (as the CLI does) ends its sessions, closes its tails and kills its export links within 5 s', async () => {
-  const org = organisation('revoke-cli');
+  const org = await organisation('revoke-cli');
   const session = await signIn(org.serviceKey);
   const spareSession = await signIn(org.spareKey);
   const keyTail = await openTail({ authorization: `Token ${org.serviceKey}` });
@@ -69,7 +69,7 @@ test('revoking a key (as the CLI does) ends its sessions, closes its tails and k
   const spareLink = await emailedLink(org.spareKey, 'revoke-cli-spare');
   assert.equal((await fetch(link)).status, 200, 'the link works before revocation');
 
-  assert.ok(server.withAccounts((accounts) => accounts.revokeKey(org.serviceKey)));
+  assert.ok(await server.withAccounts((accounts) => accounts.revokeKey(org.serviceKey)));
 
   assert.equal((await viewsWith({ cookie: session.cookie })).status, 401, 'the session ends at once');
   assert.equal((await fetch(link)).status, 403, 'the export link dies with its key');
@@ -84,10 +84,10 @@ test('revoking a key (as the CLI does) ends its sessions, closes its tails and k
 });
 
 test('revoking a key over the API ends what it opened too', async () => {
-  const org = organisation('revoke-api');
+  const org = await organisation('revoke-api');
   const session = await signIn(org.serviceKey);
   const tail = await openTail({ cookie: session.cookie });
-  const keyId = server.withAccounts((accounts) => accounts.keyIdFor(org.serviceKey));
+  const keyId = await server.withAccounts((accounts) => accounts.keyIdFor(org.serviceKey));
   const revoked = await request(`${server.url}/v1/config/keys/${keyId}`, { method: 'DELETE', headers: { servicekey: org.spareKey } });
   assert.equal(revoked.status, 200, revoked.text);
   assert.equal((await viewsWith({ cookie: session.cookie })).status, 401);
@@ -95,15 +95,15 @@ test('revoking a key over the API ends what it opened too', async () => {
 });
 
 test('deactivating an organisation ends every session, tail and export link of it, and only of it', async () => {
-  const org = organisation('deactivated');
-  const bystander = organisation('bystander');
+  const org = await organisation('deactivated');
+  const bystander = await organisation('bystander');
   const sessions = [await signIn(org.serviceKey), await signIn(org.spareKey)];
   const tails = [await openTail({ servicekey: org.serviceKey }), await openTail({ cookie: sessions[1].cookie })];
   const link = await emailedLink(org.spareKey, 'deactivated');
   const bystanderSession = await signIn(bystander.serviceKey);
   const bystanderTail = await openTail({ servicekey: bystander.serviceKey });
 
-  assert.ok(server.withAccounts((accounts) => accounts.setActive(org.account, false)));
+  assert.ok(await server.withAccounts((accounts) => accounts.setActive(org.account, false)));
 
   for (const session of sessions) assert.equal((await viewsWith({ cookie: session.cookie })).status, 401);
   assert.equal((await fetch(link)).status, 403);
@@ -113,7 +113,7 @@ test('deactivating an organisation ends every session, tail and export link of i
   bystanderTail.socket.close();
 
   // Reactivation brings nothing back: the sessions were signed out, and the link stays dead.
-  server.withAccounts((accounts) => accounts.setActive(org.account, true));
+  await server.withAccounts((accounts) => accounts.setActive(org.account, true));
   assert.equal((await viewsWith({ cookie: sessions[0].cookie })).status, 401);
   assert.equal((await fetch(link)).status, 403, 'a link from before the deactivation stays dead');
   const fresh = await emailedLink(org.spareKey, 'reactivated');
@@ -121,7 +121,7 @@ test('deactivating an organisation ends every session, tail and export link of i
 });
 
 test('an export link cannot be moved to another key', async () => {
-  const org = organisation('link-key');
+  const org = await organisation('link-key');
   const link = new URL(await emailedLink(org.serviceKey, 'link-key'));
   const moved = new URL(link);
   moved.searchParams.set('key', org.spareKeyId);

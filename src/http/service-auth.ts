@@ -1,7 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Accounts } from '../config/accounts.js';
-import type { Sessions } from '../config/sessions.js';
 import { presentedKeys } from './credentials.js';
 import { errors } from './errors.js';
 
@@ -26,6 +24,17 @@ export interface Principal {
   sessionId?: string;
 }
 
+/** Where keys are looked up (the configuration's accounts); declared here so http depends on no store. */
+export interface KeyDirectory {
+  findActiveKey(key: string, type: 'service'): Promise<{ account: string; keyId: string } | null>;
+  keyIsLive(keyId: string, openedAt?: number): Promise<boolean>;
+}
+
+/** Where viewer sessions are looked up. */
+export interface SessionDirectory {
+  get(id: string): Promise<{ account: string; keyId: string; csrf: string } | undefined>;
+}
+
 /**
  * Who is asking, for every read and configuration API: a service key (servicekey header or query,
  * Basic, or Authorization: Token), or the viewer's session cookie. A request that changes state
@@ -34,33 +43,33 @@ export interface Principal {
  */
 export class ServiceAuth {
   constructor(
-    private readonly accounts: Accounts,
-    private readonly sessions: Sessions,
+    private readonly accounts: KeyDirectory,
+    private readonly sessions: SessionDirectory,
   ) {}
 
   /** Whether what a principal opened may go on: its session (if any) is alive and its key live. */
-  stillAuthorised(principal: Principal, openedAt?: number): boolean {
-    if (principal.sessionId !== undefined) return this.sessions.get(principal.sessionId) !== undefined;
+  async stillAuthorised(principal: Principal, openedAt?: number): Promise<boolean> {
+    if (principal.sessionId !== undefined) return (await this.sessions.get(principal.sessionId)) !== undefined;
     return this.accounts.keyIsLive(principal.keyId, openedAt);
   }
 
-  account(request: FastifyRequest, options: { changesState?: boolean } = {}): string {
-    return this.principal(request, options).account;
+  async account(request: FastifyRequest, options: { changesState?: boolean } = {}): Promise<string> {
+    return (await this.principal(request, options)).account;
   }
 
   /**
    * The principal of a request. `changesState` marks a GET that does more than read (an export
    * sent by e-mail), so it needs the session's CSRF token like any other write.
    */
-  principal(request: FastifyRequest, options: { changesState?: boolean } = {}): Principal {
+  async principal(request: FastifyRequest, options: { changesState?: boolean } = {}): Promise<Principal> {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {
-      const key = keys.length === 1 ? this.accounts.findActiveKey(keys[0], 'service') : null;
+      const key = keys.length === 1 ? await this.accounts.findActiveKey(keys[0], 'service') : null;
       if (!key) throw errors.unauthorized();
       return key;
     }
     const sessionId = request.cookies?.[SESSION_COOKIE];
-    const session = sessionId ? this.sessions.get(sessionId) : undefined;
+    const session = sessionId ? await this.sessions.get(sessionId) : undefined;
     if (!sessionId || !session) throw errors.unauthorized();
     const changesState = options.changesState === true || !SAFE_METHODS.has(request.method);
     if (changesState && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();

@@ -101,7 +101,7 @@ before(async () => {
   smtp = await startSmtpReceiver();
   server = await startTestServer({ LOGSTEAD_SMTP_URL: smtp.url });
   A = server.org;
-  B = server.createOrg('organisation B');
+  B = await server.createOrg('organisation B');
 
   // B's configuration: every name carries the marker, the category name does not (A sends it).
   const categoryName = `bcat${hex()}`;

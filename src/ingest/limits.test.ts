@@ -128,8 +128,8 @@ describe('new meta fields per organisation per day (LOGSTEAD_MAX_META_FIELDS_PER
 
   const metaFields = () => request(`${server.url}/v1/config/meta-fields`, { headers: { servicekey: org.serviceKey } });
 
-  before(() => {
-    org = server.createOrg('meta-cap');
+  before(async () => {
+    org = await server.createOrg('meta-cap');
   });
 
   test('past the cap lines are stored with meta as text, the response warns, and the config API shows the count', async () => {

@@ -1,17 +1,33 @@
 /**
- * Line ids: milliseconds × 1024 plus a counter, so they sort by arrival, stay unique across
- * restarts (the clock moves on) and remain exact JavaScript numbers until the year 2248.
+ * Line ids: a sequence of milliseconds × 1024 plus a counter, so they sort by arrival and stay
+ * unique across restarts (the clock moves on), followed by three decimal digits naming the node,
+ * so that nodes sharing one store never hand out the same id. The sequence stays an exact
+ * JavaScript number until the year 2248, and the whole id fits the store's UInt64 until 2540.
  * Bursts above 1,024 lines per millisecond borrow from the next millisecond.
  */
 const PER_MS = 1024;
+/** How many nodes can hold distinct slots at once. */
+export const NODE_SLOTS = 1000;
 
 export class LineIds {
   private last = 0;
+  private readonly suffix: string;
 
-  /** Reserves `count` consecutive ids and returns the first. */
+  /** `slot` is this node's number from 0 to 999; an embedded server, the only node, is 0. */
+  constructor(slot = 0) {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= NODE_SLOTS) throw new RangeError(`a node slot is 0 to ${NODE_SLOTS - 1}, not ${slot}`);
+    this.suffix = String(slot).padStart(3, '0');
+  }
+
+  /** Reserves `count` consecutive sequence numbers and returns the first. */
   reserve(count: number): number {
     const first = Math.max(this.last + 1, Date.now() * PER_MS);
     this.last = first + count - 1;
     return first;
+  }
+
+  /** The id of a reserved sequence number. */
+  format(sequence: number): string {
+    return `${sequence}${this.suffix}`;
   }
 }

@@ -1,4 +1,4 @@
-import type { ConfigDb } from '../config/database.js';
+import type { MetaFieldTypes } from '../config/meta-field-types.js';
 
 /** Meta is parsed into fields three levels deep (compat reference §2.7); deeper values count as objects. */
 const MAX_DEPTH = 3;
@@ -59,84 +59,87 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * §2.7, Mezmo indexes about 500 unique fields a day): each organisation adds at most
  * `maxNewFieldsPerDay` new paths per UTC day; a line whose meta would add more is stored with its
  * meta as text only, as for a type clash. Fields already indexed keep being indexed.
- * Types and first days live in the config database, so both rules hold across restarts; a cache
- * keeps the hot path off SQLite.
+ * Types and first days live in the configuration database that every node shares, so both rules
+ * hold across restarts and nodes; a cache keeps the hot path off the database, and a path the cache
+ * does not know is registered there, where the first registration wins.
  */
 export class MetaTypeRegistry {
   private readonly cache = new Map<string, Map<string, MetaType>>();
   private readonly days = new Map<string, { day: string; added: number }>();
-  private readonly load;
-  private readonly insert;
-  private readonly countDay;
-  private readonly list;
   private readonly now: () => number;
 
   constructor(
-    private readonly db: ConfigDb,
+    private readonly store: MetaFieldTypes,
     private readonly options: MetaTypeOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.load = db.prepare<[string], { path: string; type: MetaType }>(
-      `SELECT path, type FROM meta_field_types WHERE account = ?`,
-    );
-    this.insert = db.prepare(`INSERT OR IGNORE INTO meta_field_types (account, path, type, first_day) VALUES (?, ?, ?, ?)`);
-    this.countDay = db.prepare<[string, string], { n: number }>(
-      `SELECT count(*) AS n FROM meta_field_types WHERE account = ? AND first_day = ?`,
-    );
-    this.list = db.prepare<[string], { path: string; type: MetaType; first_day: string }>(
-      `SELECT path, type, first_day FROM meta_field_types WHERE account = ? ORDER BY path`,
-    );
   }
 
-  private typesOf(account: string): Map<string, MetaType> {
+  private async typesOf(account: string): Promise<Map<string, MetaType>> {
     let types = this.cache.get(account);
     if (!types) {
-      types = new Map(this.load.all(account).map((row) => [row.path, row.type]));
+      const loaded = new Map((await this.store.list(account)).map((row) => [row.path, row.type as MetaType]));
+      // Another request of the same organisation may have loaded it meanwhile: keep one map.
+      types = this.cache.get(account) ?? loaded;
       this.cache.set(account, types);
     }
     return types;
   }
 
-  private today(account: string): { day: string; added: number } {
+  private async today(account: string): Promise<{ day: string; added: number }> {
     const day = utcDay(this.now());
     let entry = this.days.get(account);
     if (!entry || entry.day !== day) {
-      entry = { day, added: this.countDay.get(account, day)?.n ?? 0 };
+      entry = { day, added: await this.store.countOnDay(account, day) };
       this.days.set(account, entry);
     }
     return entry;
   }
 
-  /** Whether this meta may be parsed as fields; registers the paths it is first to use. */
-  admit(account: string, meta: Record<string, unknown>): MetaVerdict {
-    const types = this.typesOf(account);
-    const fresh = new Map<string, MetaType>();
-    for (const [path, type] of metaFieldTypes(meta)) {
-      // {"a":{"b":1}} and {"a.b":"x"} name the same path: within one line they must agree too.
-      const known = types.get(path) ?? fresh.get(path);
-      if (known === undefined) fresh.set(path, type);
-      else if (known !== type) return 'typeConflict';
+  /**
+   * Whether each line's meta may be parsed as fields (null where a line has no meta object), in
+   * line order, as if the lines came one by one; registers the paths they are first to use.
+   */
+  async admitAll(account: string, metas: Array<Record<string, unknown> | null>): Promise<Array<MetaVerdict | null>> {
+    const types = await this.typesOf(account);
+    // A second round only when another node registered one of our new paths with another type first.
+    for (let round = 0; ; round++) {
+      const today = await this.today(account);
+      const proposed = new Map<string, MetaType>();
+      let added = today.added;
+      const verdicts = metas.map((meta): MetaVerdict | null => {
+        if (meta === null) return null;
+        const fresh = new Map<string, MetaType>();
+        for (const [path, type] of metaFieldTypes(meta)) {
+          // {"a":{"b":1}} and {"a.b":"x"} name the same path: within one line they must agree too.
+          const known = types.get(path) ?? proposed.get(path) ?? fresh.get(path);
+          if (known === undefined) fresh.set(path, type);
+          else if (known !== type) return 'typeConflict';
+        }
+        if (fresh.size > 0) {
+          if (added + fresh.size > this.options.maxNewFieldsPerDay) return 'dailyCap';
+          for (const [path, type] of fresh) proposed.set(path, type);
+          added += fresh.size;
+        }
+        return 'indexed';
+      });
+      if (proposed.size === 0) return verdicts;
+      const held = await this.store.register(account, proposed, today.day);
+      for (const [path, type] of held) types.set(path, type as MetaType);
+      today.added = await this.store.countOnDay(account, today.day);
+      const lostAny = [...proposed].some(([path, type]) => held.get(path) !== type);
+      if (!lostAny || round > 0) return verdicts;
     }
-    if (fresh.size > 0) {
-      const today = this.today(account);
-      if (today.added + fresh.size > this.options.maxNewFieldsPerDay) return 'dailyCap';
-      this.db.transaction(() => {
-        for (const [path, type] of fresh) this.insert.run(account, path, type, today.day);
-      })();
-      for (const [path, type] of fresh) types.set(path, type);
-      today.added += fresh.size;
-    }
-    return 'indexed';
   }
 
   /** Today's count of new fields against the limit. */
-  day(account: string): MetaFieldDay {
-    const { day, added } = this.today(account);
+  async day(account: string): Promise<MetaFieldDay> {
+    const { day, added } = await this.today(account);
     return { day, limit: this.options.maxNewFieldsPerDay, added };
   }
 
   /** Every indexed field of the organisation, by path. */
-  fields(account: string): MetaFieldInfo[] {
-    return this.list.all(account).map((row) => ({ path: row.path, type: row.type, firstIndexed: row.first_day || null }));
+  async fields(account: string): Promise<MetaFieldInfo[]> {
+    return (await this.store.list(account)).map((row) => ({ path: row.path, type: row.type as MetaType, firstIndexed: row.firstDay || null }));
   }
 }

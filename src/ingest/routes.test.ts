@@ -66,7 +66,7 @@ describe('authentication', () => {
   }
 
   test('two different keys in one request get 401 saying to send one key, and store nothing', async () => {
-    const otherOrg = server.createOrg('other-auth');
+    const otherOrg = await server.createOrg('other-auth');
     const other = otherOrg.ingestionKey;
     const word = marker();
     const forms: Array<[string, Record<string, string>]> = [
@@ -98,10 +98,10 @@ describe('authentication', () => {
   });
 
   test('an unknown key, a revoked key and an inactive account get 403', async () => {
-    const org = server.createOrg('to-deactivate');
-    const revoked = server.withAccounts((accounts) => accounts.createKey(server.org.account, 'ingestion'));
-    server.withAccounts((accounts) => accounts.revokeKey(revoked.id));
-    server.withAccounts((accounts) => accounts.setActive(org.account, false));
+    const org = await server.createOrg('to-deactivate');
+    const revoked = await server.withAccounts((accounts) => accounts.createKey(server.org.account, 'ingestion'));
+    await server.withAccounts((accounts) => accounts.revokeKey(revoked.id));
+    await server.withAccounts((accounts) => accounts.setActive(org.account, false));
     for (const bad of ['0123456789abcdef0123456789abcdef', revoked.key, org.ingestionKey]) {
       const reply = await ingest('hostname=h', { lines: [{ line: 'x' }] }, { apikey: bad });
       assert.equal(reply.status, 403, bad);
@@ -401,7 +401,7 @@ describe('line normalisation', () => {
     );
     assert.deepEqual(JSON.parse(rows[1].meta), { [path]: 'forty-two' }, 'the clashing meta is still kept for display');
     // The rule is per organisation: another organisation may use the other type.
-    const other = server.createOrg('meta-other');
+    const other = await server.createOrg('meta-other');
     await ingest('hostname=h', { lines: [{ line: `other ${word}`, meta: { [path]: 'text' } }] }, { apikey: other.ingestionKey });
     const [otherRow] = (await exported(word, other.serviceKey)).map((line) => line.meta);
     assert.deepEqual(otherRow, { [path]: 'text' });

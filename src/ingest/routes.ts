@@ -24,7 +24,7 @@ export interface IngestDeps {
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   retainedFrom: (account: string) => number;
   /** Hears of every line once it is stored (alerting); must not throw. Logs through the request's log. */
-  stored: (account: string, rows: StoredLine[], log: FastifyBaseLogger) => void;
+  stored: (account: string, rows: StoredLine[], log: FastifyBaseLogger) => Promise<void>;
 }
 
 /**
@@ -93,18 +93,18 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
   app.addHook('onResponse', async (request) => release(request));
   app.addHook('onRequestAbort', async (request) => release(request));
 
-  const authenticate = (request: FastifyRequest, body: Record<string, unknown> | undefined): string => {
+  const authenticate = async (request: FastifyRequest, body: Record<string, unknown> | undefined): Promise<string> => {
     const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' }, [body?.apikey]);
     if (keys.length === 0) throw errors.missingCredentials();
     if (keys.length > 1) throw errors.conflictingCredentials();
-    const account = deps.accounts.accountForKey(keys[0], 'ingestion');
-    if (!account) throw deps.accounts.accountForKey(keys[0], 'service') ? errors.serviceKeyForIngest() : errors.accountNotFound();
+    const account = await deps.accounts.accountForKey(keys[0], 'ingestion');
+    if (!account) throw (await deps.accounts.accountForKey(keys[0], 'service')) ? errors.serviceKeyForIngest() : errors.accountNotFound();
     return account;
   };
 
   const ingest = async (request: FastifyRequest) => {
     const body = request.body === UNPARSABLE_BODY ? undefined : asObject(request.body);
-    const account = authenticate(request, body);
+    const account = await authenticate(request, body);
     const source = parseSourceParams(request.query as Record<string, unknown>, body);
     const rawLines = linesOf(body);
     // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
@@ -121,16 +121,17 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     };
     const firstId = deps.lineIds.reserve(rawLines.length);
     // Normalise every line before anything is recorded: one bad element refuses the request whole.
-    const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, String(firstId + index)));
+    const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, deps.lineIds.format(firstId + index)));
     const rows: StoredLine[] = [];
     let payload = '';
     let overDailyCap = 0;
     const retainedFrom = deps.retainedFrom(account);
-    for (const { row, metaObject } of pending) {
-      // Already past its organisation's retention (an old replayed or imported line): acknowledged
-      // with the rest, as it would be stored and removed at once, but not kept.
-      if (row.ts < retainedFrom) continue;
-      const verdict = metaObject === null ? null : deps.metaTypes.admit(account, metaObject);
+    // Already past its organisation's retention (an old replayed or imported line): acknowledged
+    // with the rest, as it would be stored and removed at once, but not kept.
+    const kept = pending.filter(({ row }) => row.ts >= retainedFrom);
+    const verdicts = await deps.metaTypes.admitAll(account, kept.map(({ metaObject }) => metaObject));
+    for (const [index, { row }] of kept.entries()) {
+      const verdict = verdicts[index];
       row.meta_indexed = verdict === 'indexed';
       if (verdict !== null && verdict !== 'indexed') row.meta_note = verdict === 'typeConflict' ? 'type-conflict' : 'daily-cap';
       if (verdict === 'dailyCap') overDailyCap++;
@@ -153,11 +154,11 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
         request.log.error({ err: error }, 'log store write failed');
         throw errors.storeUnavailable();
       }
-      deps.stored(account, rows, request.log);
+      await deps.stored(account, rows, request.log);
     }
     if (overDailyCap === 0) return { status: 'ok', batchID: context.batchId };
     // The lines are stored; the client (and whoever reads its logs) learns why some meta is not searchable.
-    return { status: 'ok', batchID: context.batchId, warnings: [ingestWarnings.metaFieldCap(overDailyCap, deps.metaTypes.day(account).limit)] };
+    return { status: 'ok', batchID: context.batchId, warnings: [ingestWarnings.metaFieldCap(overDailyCap, (await deps.metaTypes.day(account)).limit)] };
   };
 
   for (const path of INGEST_PATHS) app.post(path, ingest);

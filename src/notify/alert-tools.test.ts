@@ -53,7 +53,7 @@ describe('send test', () => {
     const channel = { integration: 'webhook', url: `${hooks.url}/test-view`, triggerlimit: 1, immediate: true };
     assert.equal((await call(open, 'POST', '/v1/alerts/test-channel', { channel, viewid: view.viewid })).json.ok, true);
     assert.equal(JSON.parse(hooksAt('/test-view')[0].body).name, 'Payments');
-    const other = open.createOrg('other-tester');
+    const other = await open.createOrg('other-tester');
     const foreign = await request(`${open.url}/v1/alerts/test-channel`, {
       method: 'POST',
       headers: { servicekey: other.serviceKey, 'content-type': 'application/json' },

@@ -155,11 +155,11 @@ describe('webhooks', () => {
       channels: [{ integration: 'webhook', url: `${hooks.url}/terminal`, triggerlimit: 2, triggerinterval: '1m', immediate: false, terminal: true }],
     });
     await ingest([{ line: 'terminalword 1' }, { line: 'terminalword 2' }, { line: 'terminalword 3' }]);
-    server.running.alerts.tick();
+    await server.running.alerts.tick();
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(hooksFor('/terminal').length, 0, 'not before the window ends');
     clock += MINUTE;
-    server.running.alerts.tick();
+    await server.running.alerts.tick();
     const [hook] = await eventually(() => (hooksFor('/terminal').length ? hooksFor('/terminal') : undefined));
     assert.equal(JSON.parse(hook.body).matches, 3);
     assert.equal(JSON.parse(hook.body).kind, 'terminal');
@@ -178,14 +178,14 @@ describe('webhooks', () => {
     });
     await ingest([{ line: 'heartbeat ok' }]);
     clock += MINUTE;
-    server.running.alerts.tick();
+    await server.running.alerts.tick();
     const [hook] = await eventually(() => (hooksFor('/absence').length ? hooksFor('/absence') : undefined));
     const body = JSON.parse(hook.body);
     assert.equal(body.kind, 'absence');
     assert.equal(body.matches, 1);
     assert.doesNotMatch(body.url, /line=/, 'absence alerts link the view, not a line');
     clock += MINUTE;
-    server.running.alerts.tick();
+    await server.running.alerts.tick();
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(hooksFor('/idle').length, 0);
   });
@@ -212,7 +212,7 @@ describe('webhooks', () => {
   });
 
   test("an organisation's delivery log never shows another's", async () => {
-    const other = server.createOrg('quiet');
+    const other = await server.createOrg('quiet');
     const reply = await request(`${server.url}/v1/alerts/deliveries`, { headers: { servicekey: other.serviceKey } });
     assert.deepEqual(reply.json, []);
   });

@@ -6,7 +6,7 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  attachments?: Array<{ filename: string; path: string }>;
+  attachments?: Array<{ filename: string; content: string; encoding: 'base64' }>;
 }
 
 /** E-mail over SMTP with nodemailer, to LOGSTEAD_SMTP_URL; without it, e-mail cannot be sent. */

@@ -6,7 +6,7 @@ import { alertEmail } from './alert-email.js';
 
 /** A rendered notification, stored in the outbox until it is delivered. */
 export type DeliveryMessage =
-  | { integration: 'email'; to: string[]; subject: string; text: string; html: string; attachments?: Array<{ filename: string; path: string }> }
+  | { integration: 'email'; to: string[]; subject: string; text: string; html: string; attachments?: Array<{ filename: string; content: string; encoding: 'base64' }> }
   | { integration: 'webhook'; url: string; method: string; headers: Record<string, string>; body?: string }
   | { integration: 'incidentpaging'; url: string; body: string };
 

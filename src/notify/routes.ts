@@ -24,7 +24,7 @@ export interface AlertRouteDeps {
 export async function deliveryLogRoute(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
   /** GET /v1/alerts/deliveries[?viewid&limit]: an organisation's notification deliveries and every attempt. */
   app.get('/v1/alerts/deliveries', async (request) => {
-    const account = deps.auth.account(request);
+    const account = await deps.auth.account(request);
     const query = request.query as QueryParams;
     const viewid = oneParam(query, 'viewid');
     if (viewid !== undefined && viewid.trim() === '') throw errors.invalidParameter('Parameter "viewid" must name a view.');
@@ -37,14 +37,14 @@ export async function deliveryLogRoute(app: FastifyInstance, deps: AlertRouteDep
    * saved or not; with a viewid the message names that view.
    */
   app.post('/v1/alerts/test-channel', async (request): Promise<TestSendResult> => {
-    const account = deps.auth.account(request);
+    const account = await deps.auth.account(request);
     const raw = request.body as Record<string, unknown> | undefined;
     const body = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
     const [prepared] = prepareChannels([body.channel]) as unknown[];
     const channel = validate<Omit<Channel, 'alertid'>>(channelSchema.required().label('channel'), prepared);
     let view = { viewid: 'test', name: 'Test notification', query: '' };
     if (body.viewid !== undefined) {
-      const found = typeof body.viewid === 'string' ? deps.views.get(account, body.viewid) : undefined;
+      const found = typeof body.viewid === 'string' ? await deps.views.get(account, body.viewid) : undefined;
       if (!found) throw errors.notFound('No such view.');
       view = { viewid: found.viewid, name: found.name, query: found.filters.query ?? '' };
     }

@@ -54,7 +54,7 @@ test('refuses bad buckets and missing keys, and never counts another organisatio
   assert.equal((await histogram('buckets=0')).status, 400);
   assert.equal((await histogram('buckets=ten')).status, 400);
   assert.equal((await histogram('buckets=5', 'nope')).status, 401);
-  const other = server.createOrg('other');
+  const other = await server.createOrg('other');
   const reply = await histogram('buckets=2', other.serviceKey);
   assert.equal(reply.status, 200);
   assert.deepEqual(reply.json.buckets.map((bucket: { count: number }) => bucket.count), [0, 0]);

@@ -13,7 +13,7 @@ const MAX_BUCKETS = 1000;
  */
 export async function histogramRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
   app.get('/v1/histogram', async (request): Promise<HistogramResponse> => {
-    const account = deps.auth.account(request);
+    const account = await deps.auth.account(request);
     const query = request.query as QueryParams;
     const filter = parseLineFilter(query);
     const count = countParam(query, 'buckets', DEFAULT_BUCKETS, MAX_BUCKETS);

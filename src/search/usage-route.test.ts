@@ -37,7 +37,7 @@ before(async () => {
   // A cap of two new meta fields a day, so that one line passes it.
   server = await startTestServer({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: '2' });
   A = server.org;
-  B = server.createOrg('organisation B');
+  B = await server.createOrg('organisation B');
   // Sizes are the lines' UTF-8 bytes: "héllo" is 6.
   await ingest(A.ingestionKey, H1, [
     { line: 'aa', app: WEB, timestamp: DAY1 + 3_600_000 },
@@ -55,7 +55,7 @@ before(async () => {
   // Older than the retention A is given below: kept now, never counted after.
   await ingest(A.ingestionKey, H2, [{ line: 'old', app: DB, timestamp: todayStart - 20 * DAY }]);
   await ingest(B.ingestionKey, B_NAME, [{ line: 'b line', app: B_NAME, timestamp: DAY1 + 1000 }]);
-  server.withAccounts((accounts) => accounts.setRetention(A.account, 10));
+  await server.withAccounts((accounts) => accounts.setRetention(A.account, 10));
 });
 after(() => server.close());
 
@@ -112,7 +112,7 @@ test("an organisation's usage never counts another's lines", async () => {
 });
 
 test('ranks at most ten apps and hosts, by bytes', async () => {
-  const other = server.createOrg('many apps');
+  const other = await server.createOrg('many apps');
   await ingest(
     other.ingestionKey,
     'many',

@@ -14,8 +14,8 @@ export interface RetentionInForce {
   retentionIsDefault: boolean;
 }
 
-export function retentionInForce(accounts: Accounts, defaultDays: number, account: string): RetentionInForce {
-  const own = accounts.retentionDaysOf(account);
+export async function retentionInForce(accounts: Accounts, defaultDays: number, account: string): Promise<RetentionInForce> {
+  const own = await accounts.retentionDaysOf(account);
   return { retentionDays: own ?? defaultDays, retentionIsDefault: own === null };
 }
 
@@ -29,7 +29,7 @@ export type { UsageReport } from '../wire/types.js';
 export class UsageReports {
   constructor(
     private readonly store: LogStore,
-    private readonly retention: (account: string) => RetentionInForce,
+    private readonly retention: (account: string) => RetentionInForce | Promise<RetentionInForce>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -38,7 +38,7 @@ export class UsageReports {
    * default, all the organisation keeps, up to now. Bad values throw the catalogue's 400.
    */
   async report(account: string, query: QueryParams): Promise<UsageReport> {
-    const retention = this.retention(account);
+    const retention = await this.retention(account);
     const now = this.now();
     const keptFrom = retainedFrom(retention.retentionDays, now);
     const range = parseTimeRange(query, { fromMs: keptFrom, toMs: now });

@@ -78,7 +78,7 @@ test("context refuses bad parameters and another organisation's lines", async ()
   const [target] = jsonLines((await get(`/v1/export?${range}&size=1`)).text);
   assert.equal((await get(`/v1/viewer/context?id=x&ts=1`)).status, 400);
   assert.equal((await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}&by=pod`)).status, 400);
-  const other = server.createOrg('other');
+  const other = await server.createOrg('other');
   assert.equal((await get(`/v1/viewer/context?id=${target._id}&ts=${target._ts}`, other.serviceKey)).status, 404);
   assert.deepEqual((await get(`/v1/viewer/facets?${range}`, other.serviceKey)).json.host, []);
 });

@@ -31,8 +31,8 @@ async function exported(serviceKey: string, word: string): Promise<Array<{ _line
 }
 
 test('past times are kept back to the retention; older lines are acknowledged but not kept; far-future ones take the receive time', async () => {
-  const org = server.createOrg('keeps-five-days');
-  server.withAccounts((accounts) => accounts.setRetention(org.account, 5));
+  const org = await server.createOrg('keeps-five-days');
+  await server.withAccounts((accounts) => accounts.setRetention(org.account, 5));
   const now = Date.now();
   const lines = [
     { line: 'pastkept recent', timestamp: now - 3_600_000 },
@@ -52,25 +52,25 @@ test('past times are kept back to the retention; older lines are acknowledged bu
 });
 
 test('shortening a retention hides older lines at once, and the next start removes them from disk', async () => {
-  const org = server.createOrg('shortened');
+  const org = await server.createOrg('shortened');
   const now = Date.now();
   await ingest(org.ingestionKey, [
     { line: 'shorten today', timestamp: now - 60_000 },
     { line: 'shorten lastweek', timestamp: now - 8 * DAY_MS },
   ]);
   assert.equal((await exported(org.serviceKey, 'shorten')).length, 2);
-  server.withAccounts((accounts) => accounts.setRetention(org.account, 7)); // as `logstead org retention` does
+  await server.withAccounts((accounts) => accounts.setRetention(org.account, 7)); // as `logstead org retention` does
   assert.deepEqual((await exported(org.serviceKey, 'shorten')).map((line) => line._line), ['shorten today'], 'hidden at once');
   assert.equal(await server.running.store.storedLines(org.account), 2, 'still on disk until retention runs');
   await server.restart();
   assert.equal(await server.running.store.storedLines(org.account), 1, 'removed at start');
   assert.deepEqual((await exported(org.serviceKey, 'shorten')).map((line) => line._line), ['shorten today']);
-  const list = server.withAccounts((accounts) => accounts.list().find((entry) => entry.account === org.account));
+  const list = await server.withAccounts(async (accounts) => (await accounts.list()).find((entry) => entry.account === org.account));
   assert.equal(list?.retentionDays, 7);
 });
 
 test('days no organisation keeps are dropped whole, and the disk cap drops the oldest days first', async () => {
-  const org = server.createOrg('days');
+  const org = await server.createOrg('days');
   const now = Date.now();
   await ingest(org.ingestionKey, [
     { line: 'daydrop now', timestamp: now },

@@ -66,7 +66,7 @@ test('a tail receives matching lines as they are stored, filtered by q, hosts, a
 });
 
 test("a tail never sees another organisation's lines", async () => {
-  const other = server.createOrg('other');
+  const other = await server.createOrg('other');
   const mine = await openTail('');
   const theirs = await openTail('', { servicekey: other.serviceKey });
   await ingest(other.ingestionKey, [{ line: 'their secret' }]);

@@ -26,7 +26,10 @@ interface TailRequest {
  * or the organisation deactivated.
  */
 export const SESSION_ENDED = 4401;
-/** Revocation may happen in another process (the CLI), so tails look rather than wait to be told. */
+/**
+ * Revocation may happen in another process (the CLI) or at another node, so tails look rather than
+ * wait to be told; every node reads the same configuration, so a revocation anywhere ends them here.
+ */
 const CREDENTIALS_CHECK_MS = 2000;
 
 /**
@@ -47,7 +50,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
         // The same-origin policy does not cover WebSockets: without this, a page on any site could
         // open a tail that rides on the viewer's cookie. A request with a key is authorised by the
         // key, not by anything the browser adds, so its Origin does not matter.
-        const principal = deps.auth.principal(request);
+        const principal = await deps.auth.principal(request);
         const origin = request.headers.origin;
         if (principal.sessionId !== undefined && origin !== undefined && !isOwnOrigin(origin, request.headers.host, deps.publicUrl())) {
           throw errors.foreignOrigin();
@@ -97,7 +100,14 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       const ping = setInterval(() => socket.ping(), PING_MS);
       const openedAt = Date.now();
       const credentialsCheck = setInterval(() => {
-        if (!deps.auth.stillAuthorised(tail.principal, openedAt)) socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+        deps.auth.stillAuthorised(tail.principal, openedAt).then(
+          (authorised) => {
+            if (!authorised) socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+          },
+          () => {
+            // The configuration database did not answer: the tail stays open until it does.
+          },
+        );
       }, CREDENTIALS_CHECK_MS);
       socket.on('close', () => {
         clearInterval(ping);

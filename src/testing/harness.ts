@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type RunningLogstead, type StartOptions, startLogstead } from '../app.js';
-import { Accounts, type NewAccount } from '../config/accounts.js';
-import { openConfigDb } from '../config/database.js';
+import type { Accounts, NewAccount } from '../config/accounts.js';
 import { loadSettings } from '../settings.js';
 import { testEngineEnv } from './log-engine.js';
+import { dropTestPostgres, testConfigDialect, testConfigEnv } from './config-database.js';
 
 export interface TestServer {
   url: string;
@@ -16,28 +16,23 @@ export interface TestServer {
   /** The organisation created on first start. */
   org: NewAccount;
   /** Creates another organisation through the real config store. */
-  createOrg(name: string): NewAccount;
-  withAccounts<T>(work: (accounts: Accounts) => T): T;
+  createOrg(name: string): Promise<NewAccount>;
+  /** Works on the organisations and keys through the running server's own configuration store. */
+  withAccounts<T>(work: (accounts: Accounts) => T | Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 /**
  * A real Logstead on a free loopback port and a fresh temporary data directory, its lines in the
- * log engine this run tests (log-engine.ts).
+ * log engine this run tests (log-engine.ts) and its configuration in the database it tests
+ * (config-database.ts).
  */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
-  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...(await testEngineEnv(dataDir)), ...env });
+  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...(await testEngineEnv(dataDir)), ...(await testConfigEnv(dataDir)), ...env });
   let running = await startLogstead(settings, options);
   if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
-  const withAccounts = <T>(work: (accounts: Accounts) => T): T => {
-    const db = openConfigDb(dataDir);
-    try {
-      return work(new Accounts(db));
-    } finally {
-      db.close();
-    }
-  };
+  const withAccounts = async <T>(work: (accounts: Accounts) => T | Promise<T>): Promise<T> => work(running.accounts);
   const server: TestServer = {
     url: running.url,
     dataDir,
@@ -54,6 +49,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async close() {
       await running.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (testConfigDialect === 'postgres' && !env.LOGSTEAD_DATABASE_URL) await dropTestPostgres(dataDir);
     },
   };
   return server;

@@ -64,10 +64,10 @@ test('signing out ends the session', async () => {
 });
 
 test("a session sees only its own organisation, and dies with a deactivated account", async () => {
-  const other = server.createOrg('other');
+  const other = await server.createOrg('other');
   const { cookie } = await signIn(other.serviceKey);
   const views = await request(`${server.url}/v1/config/view`, { headers: { cookie } });
   assert.deepEqual(views.json, []);
-  server.withAccounts((accounts) => accounts.setActive(other.account, false));
+  await server.withAccounts((accounts) => accounts.setActive(other.account, false));
   assert.equal((await request(`${server.url}/v1/config/view`, { headers: { cookie } })).status, 401);
 });

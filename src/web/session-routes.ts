@@ -27,9 +27,9 @@ export async function sessionRoutes(
 ): Promise<void> {
   const limits = await signInLimits(app, deps.signInLimits);
   const cookieOptions = () => ({ httpOnly: true, sameSite: 'strict' as const, path: '/', secure: deps.secureCookies() });
-  const describe = (account: string, csrfToken: string) => ({
+  const describe = async (account: string, csrfToken: string) => ({
     account,
-    name: deps.accounts.list().find((summary) => summary.account === account)?.name ?? '',
+    name: (await deps.accounts.list()).find((summary) => summary.account === account)?.name ?? '',
     csrfToken,
     // What the viewer may offer: e-mail needs an SMTP server.
     features: { email: deps.canEmail },
@@ -42,28 +42,28 @@ export async function sessionRoutes(
       throw errors.tooManySignIns(retryAfter);
     }
     const { serviceKey } = validate<{ serviceKey: string }>(signInSchema, request.body);
-    const key = deps.accounts.findActiveKey(serviceKey, 'service');
+    const key = await deps.accounts.findActiveKey(serviceKey, 'service');
     if (!key) {
       await limits.failed(request);
       throw errors.unauthorized();
     }
     const { account } = key;
-    const { id, session } = deps.sessions.create(account, key.keyId);
+    const { id, session } = await deps.sessions.create(account, key.keyId);
     reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
     return describe(account, session.csrf);
   });
 
   app.get('/api/session', async (request) => {
     const id = request.cookies[SESSION_COOKIE];
-    const session = id ? deps.sessions.get(id) : undefined;
+    const session = id ? await deps.sessions.get(id) : undefined;
     if (!session) throw errors.unauthorized();
     return describe(session.account, session.csrf);
   });
 
   app.delete('/api/session', async (request, reply) => {
-    deps.auth.account(request); // a session with its CSRF token, so no other site can sign a user out
+    await deps.auth.account(request); // a session with its CSRF token, so no other site can sign a user out
     const id = request.cookies[SESSION_COOKIE];
-    if (id) deps.sessions.delete(id);
+    if (id) await deps.sessions.delete(id);
     reply.clearCookie(SESSION_COOKIE, cookieOptions());
     return { signedOut: true };
   });

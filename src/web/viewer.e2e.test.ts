@@ -292,7 +292,7 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
   });
 
   test("another organisation's session sees none of these lines, views or tail", async () => {
-    const other = server.createOrg('other');
+    const other = await server.createOrg('other');
     const context = await newContext();
     const theirs = await context.newPage();
     await signIn(theirs, other.serviceKey);
@@ -308,7 +308,7 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
   });
 
   test('the line list stays virtualised: thousands of lines loaded, only a screenful in the page', async () => {
-    const busy = server.createOrg('busy');
+    const busy = await server.createOrg('busy');
     const now = Date.now();
     for (let batch = 0; batch < 4; batch++) {
       await ingest(Array.from({ length: 2500 }, (_, i) => ({ line: `bulk line ${batch * 2500 + i}`, timestamp: now - 3_000_000 + (batch * 2500 + i) * 200 })), 'bulk', busy.ingestionKey);

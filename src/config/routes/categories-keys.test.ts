@@ -97,7 +97,7 @@ describe('keys', () => {
   });
 
   test('the last service key cannot delete itself', async () => {
-    const org = server.createOrg('lonely');
+    const org = await server.createOrg('lonely');
     const [own] = (await call('GET', '/v1/config/keys?type=service', undefined, org.serviceKey)).json;
     const refused = await call('DELETE', `/v1/config/keys/${own.id}`, undefined, org.serviceKey);
     assert.equal(refused.status, 409);
@@ -109,7 +109,7 @@ describe('keys', () => {
   });
 
   test("keys of another organisation can be neither seen nor deleted", async () => {
-    const other = server.createOrg('neighbour');
+    const other = await server.createOrg('neighbour');
     const theirs = (await call('GET', '/v1/config/keys', undefined, other.serviceKey)).json;
     const mine = (await call('GET', '/v1/config/keys')).json.map((key: { id: string }) => key.id);
     for (const key of theirs) {

@@ -19,31 +19,31 @@ export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Pr
   type Params = { type: string; id: string };
 
   app.get<{ Params: Params }>('/v1/config/categories/:type', async (request) =>
-    categories.list(auth.account(request), categoryType(request.params.type)),
+    await categories.list(await auth.account(request), categoryType(request.params.type)),
   );
 
   app.get<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
-    const category = categories.get(auth.account(request), categoryType(request.params.type), request.params.id);
+    const category = await categories.get(await auth.account(request), categoryType(request.params.type), request.params.id);
     if (!category) throw errors.notFound();
     return category;
   });
 
   app.post<{ Params: Params }>('/v1/config/categories/:type', async (request) => {
-    const account = auth.account(request);
+    const account = await auth.account(request);
     const type = categoryType(request.params.type);
-    return categories.create(account, type, validate<{ name: string }>(nameSchema, request.body).name);
+    return await categories.create(account, type, validate<{ name: string }>(nameSchema, request.body).name);
   });
 
   app.put<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
-    const account = auth.account(request);
+    const account = await auth.account(request);
     const type = categoryType(request.params.type);
-    const renamed = categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
+    const renamed = await categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
     if (!renamed) throw errors.notFound();
     return renamed;
   });
 
   app.delete<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
-    if (!categories.delete(auth.account(request), categoryType(request.params.type), request.params.id)) {
+    if (!(await categories.delete(await auth.account(request), categoryType(request.params.type), request.params.id))) {
       throw errors.notFound();
     }
     return { deleted: true };

@@ -24,41 +24,42 @@ export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise
   type Params = { id: string };
 
   app.get<{ Querystring: Query }>('/v1/config/keys', async (request) => {
-    const account = auth.account(request);
+    const account = await auth.account(request);
     return accounts.listKeys(account, keyType(request.query.type, false));
   });
 
   app.get<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
-    const key = accounts.getKey(auth.account(request), request.params.id);
+    const key = await accounts.getKey(await auth.account(request), request.params.id);
     if (!key) throw errors.notFound();
     return key;
   });
 
   app.post<{ Querystring: Query }>('/v1/config/keys', async (request) => {
-    const account = auth.account(request);
+    const account = await auth.account(request);
     const type = keyType(request.query.type ?? (request.body as { type?: string } | undefined)?.type, true)!;
     const { name } = validate<{ name: string }>(nameSchema, { name: (request.body as { name?: unknown } | undefined)?.name });
-    const created = accounts.createKey(account, type, name);
-    return { ...accounts.getKey(account, created.id), key: created.key };
+    const created = await accounts.createKey(account, type, name);
+    return { ...(await accounts.getKey(account, created.id)), key: created.key };
   });
 
   app.put<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
-    const account = auth.account(request);
+    const account = await auth.account(request);
     const { name } = validate<{ name: string }>(nameSchema, request.body);
-    const renamed = accounts.renameKey(account, request.params.id, name);
+    const renamed = await accounts.renameKey(account, request.params.id, name);
     if (!renamed) throw errors.notFound();
     return renamed;
   });
 
   app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
-    const account = auth.account(request);
-    const key = accounts.getKey(account, request.params.id);
+    const account = await auth.account(request);
+    const key = await accounts.getKey(account, request.params.id);
     if (!key) throw errors.notFound();
-    const ownKey = presentedKeys(request, { header: 'servicekey', query: 'servicekey' }).map((value) => accounts.keyIdFor(value))[0];
-    if (key.id === ownKey && accounts.listKeys(account, 'service').length === 1) {
+    const presented = presentedKeys(request, { header: 'servicekey', query: 'servicekey' })[0];
+    const ownKey = presented === undefined ? undefined : await accounts.keyIdFor(presented);
+    if (key.id === ownKey && (await accounts.listKeys(account, 'service')).length === 1) {
       throw errors.conflict('This is the last service key of the organisation and the one authorising this request; create another first.');
     }
-    accounts.revokeAccountKey(account, key.id);
+    await accounts.revokeAccountKey(account, key.id);
     return { deleted: true };
   });
 }

@@ -8,14 +8,14 @@ import type { ConfigDeps } from './deps.js';
  */
 export async function metaFieldRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
   app.get('/v1/config/meta-fields', async (request) => {
-    const account = deps.auth.account(request);
-    const today = deps.metaTypes.day(account);
+    const account = await deps.auth.account(request);
+    const today = await deps.metaTypes.day(account);
     return {
       day: today.day,
       limitPerDay: today.limit,
       addedToday: today.added,
       remainingToday: Math.max(0, today.limit - today.added),
-      fields: deps.metaTypes.fields(account),
+      fields: await deps.metaTypes.fields(account),
     };
   });
 }

@@ -26,32 +26,32 @@ export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
   const forRead = (preset: Preset) => ({ ...preset, channels: preset.channels.map(channelForRead) });
   const forWrite = (preset: Preset) => ({ name: preset.name, channels: preset.channels.map(channelForWrite), presetid: preset.presetid });
 
-  app.get('/v1/config/presetalert', async (request) => presets.list(auth.account(request)).map(forRead));
+  app.get('/v1/config/presetalert', async (request) => (await presets.list(await auth.account(request))).map(forRead));
 
   app.get<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    const preset = presets.get(auth.account(request), request.params.presetid);
+    const preset = await presets.get(await auth.account(request), request.params.presetid);
     if (!preset) throw errors.notFound();
     return forRead(preset);
   });
 
   app.post('/v1/config/presetalert', async (request) => {
-    const account = auth.account(request);
+    const account = await auth.account(request);
     const { name, channels } = readBody(request);
-    return forWrite(presets.create(account, name, channels));
+    return forWrite(await presets.create(account, name, channels));
   });
 
   app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    const account = auth.account(request);
-    const existing = presets.get(account, request.params.presetid);
+    const account = await auth.account(request);
+    const existing = await presets.get(account, request.params.presetid);
     if (!existing) throw errors.notFound();
     const { name, channels } = readBody(request, existing.channels);
-    const replaced = presets.replace(account, request.params.presetid, name, channels);
+    const replaced = await presets.replace(account, request.params.presetid, name, channels);
     if (!replaced) throw errors.notFound();
     return forWrite(replaced);
   });
 
   app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
-    if (!presets.delete(auth.account(request), request.params.presetid)) throw errors.notFound();
+    if (!(await presets.delete(await auth.account(request), request.params.presetid))) throw errors.notFound();
     return { deleted: true };
   });
 }

@@ -334,7 +334,7 @@ describe('authentication and tenancy', () => {
   });
 
   test("an organisation never reads or changes another's configuration", async () => {
-    const other = server.createOrg('other tenant');
+    const other = await server.createOrg('other tenant');
     const mine = await call('POST', '/v1/config/view', { name: 'mine', query: 'x' });
     const myPreset = await call('POST', '/v1/config/presetalert', { name: 'mine', channels: [] });
     const theirs = (method: string, path: string, body?: unknown) => call(method, path, body, other.serviceKey);

@@ -41,7 +41,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
-  const readBody = (account: string, request: FastifyRequest, previous: Channel[] = []) => {
+  const readBody = async (account: string, request: FastifyRequest, previous: Channel[] = []) => {
     const raw = request.body as Record<string, unknown> | undefined;
     const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels(raw.channels) } : raw;
     // An empty query or list filters nothing, so it does not count towards "at least one of".
@@ -60,7 +60,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
         throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
       }
     }
-    if (body.presetid && !presets.get(account, body.presetid)) {
+    if (body.presetid && !(await presets.get(account, body.presetid))) {
       throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid', field: fieldLabel(['presetid']) }]);
     }
     const filters: ViewFilters = {};
@@ -70,15 +70,15 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
     return {
       name: body.name,
       filters,
-      categoryIds: categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
+      categoryIds: await categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
       presetid: body.presetid ?? null,
       channels: withAlertIds(body.channels ?? [], previous),
     };
   };
 
   /** A view as clients read it, in the read or the write dialect of its channels. */
-  const present = (view: View, dialect: 'read' | 'write') => {
-    const preset = view.presetid ? presets.get(view.account, view.presetid) : undefined;
+  const present = async (view: View, dialect: 'read' | 'write') => {
+    const preset = view.presetid ? await presets.get(view.account, view.presetid) : undefined;
     const format = dialect === 'read' ? channelForRead : channelForWrite;
     return {
       viewid: view.viewid,
@@ -88,7 +88,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
       apps: view.filters.apps ?? [],
       levels: view.filters.levels ?? [],
       tags: view.filters.tags ?? [],
-      category: categories.namesForIds(view.account, view.categoryIds),
+      category: await categories.namesForIds(view.account, view.categoryIds),
       description: view.filters.description ?? '',
       // A preset's channels are shown on the view, as Mezmo does; the view's own come first.
       channels: [...view.channels, ...(preset?.channels ?? [])].map(format),
@@ -102,13 +102,13 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   };
 
   app.get('/v1/config/view', async (request) => {
-    const account = auth.account(request);
-    return views.list(account).map((view) => present(view, 'read'));
+    const account = await auth.account(request);
+    return Promise.all((await views.list(account)).map((view) => present(view, 'read')));
   });
 
   app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
-    const account = auth.account(request);
-    const view = views.get(account, request.params.viewid);
+    const account = await auth.account(request);
+    const view = await views.get(account, request.params.viewid);
     if (!view) throw errors.notFound();
     return present(view, 'read');
   });
@@ -116,26 +116,26 @@ export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promis
   /** The write answer, with warnings about channels that will not deliver when there are any. */
   const saved = async (view: View) => {
     const warnings = await channelWarnings(view.channels, deps.delivery);
-    return { ...present(view, 'write'), ...(warnings.length ? { warnings } : {}) };
+    return { ...(await present(view, 'write')), ...(warnings.length ? { warnings } : {}) };
   };
 
   app.post('/v1/config/view', async (request) => {
-    const account = auth.account(request);
-    return saved(views.create(account, readBody(account, request)));
+    const account = await auth.account(request);
+    return saved(await views.create(account, await readBody(account, request)));
   });
 
   app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
-    const account = auth.account(request);
-    const existing = views.get(account, request.params.viewid);
+    const account = await auth.account(request);
+    const existing = await views.get(account, request.params.viewid);
     if (!existing) throw errors.nothingToConfigure();
-    const replaced = views.replace(account, request.params.viewid, readBody(account, request, existing.channels));
+    const replaced = await views.replace(account, request.params.viewid, await readBody(account, request, existing.channels));
     if (!replaced) throw errors.nothingToConfigure();
     return saved(replaced);
   });
 
   app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
-    const account = auth.account(request);
-    if (!views.delete(account, request.params.viewid)) throw errors.notFound();
+    const account = await auth.account(request);
+    if (!(await views.delete(account, request.params.viewid))) throw errors.notFound();
     return { deleted: true };
   });
 }

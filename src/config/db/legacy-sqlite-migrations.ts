@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-
-export type ConfigDb = Database.Database;
+import type Database from 'better-sqlite3';
 
 /**
- * Schema migrations, applied in order and tracked with SQLite's user_version.
- * Append new steps; never edit a step that has shipped.
+ * The embedded configuration's schema steps from before the configuration moved behind Kysely,
+ * tracked with SQLite's user_version. Frozen: a data directory made by an older release is brought
+ * through them to their last step, which the first Kysely migration then takes as its starting
+ * point. New steps go to migrations.ts.
  */
-const migrations: string[] = [
+const steps: string[] = [
   `CREATE TABLE accounts (
      account    TEXT PRIMARY KEY,
      name       TEXT NOT NULL,
@@ -135,35 +133,16 @@ const migrations: string[] = [
   `ALTER TABLE accounts ADD COLUMN deactivated_at INTEGER;`,
 ];
 
-/** Opens (creating if needed) the configuration database under the data directory. */
-export function openConfigDb(dataDir: string): ConfigDb {
-  return openAndMigrateConfigDb(dataDir).db;
-}
+export const LEGACY_SQLITE_VERSION = steps.length;
 
-/** Opens the configuration database and says which migrations (1-based versions) this applied. */
-export function openAndMigrateConfigDb(dataDir: string): { db: ConfigDb; applied: number[] } {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, 'config.sqlite'));
-  db.pragma('journal_mode = WAL');
-  // FULL: a created key or a registered meta type must survive a power cut once acknowledged.
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  return { db, applied: migrate(db) };
-}
-
-function migrate(db: ConfigDb): number[] {
+/** Brings an older embedded configuration up to the last legacy step; a new one is left empty. */
+export function finishLegacySteps(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  const applied: number[] = [];
-  for (let version = current; version < migrations.length; version++) {
+  if (current === 0) return;
+  for (let version = current; version < steps.length; version++) {
     db.transaction(() => {
-      db.exec(migrations[version]);
+      db.exec(steps[version]);
       db.pragma(`user_version = ${version + 1}`);
     })();
-    applied.push(version + 1);
   }
-  return applied;
 }
-
-/** The schema version this build migrates to; a configuration from a newer build is not opened. */
-export const CONFIG_SCHEMA_VERSION = migrations.length;

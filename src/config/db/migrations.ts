@@ -1,0 +1,191 @@
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import type { ConfigDialect } from './open.js';
+
+/**
+ * The configuration schema, as numbered migrations that Kysely's migrator applies in order and
+ * records in `kysely_migration`, the same for SQLite and PostgreSQL. The few words the dialects
+ * spell differently are filled in per dialect; everything else is one text. Append new steps;
+ * never edit one that has shipped.
+ */
+interface DialectWords {
+  /** An auto-numbered integer primary key. */
+  serial: string;
+  /** Unix milliseconds. */
+  ms: string;
+  bytes: string;
+}
+
+const WORDS: Record<ConfigDialect, DialectWords> = {
+  sqlite: { serial: 'INTEGER PRIMARY KEY', ms: 'INTEGER', bytes: 'BLOB' },
+  postgres: { serial: 'BIGSERIAL PRIMARY KEY', ms: 'BIGINT', bytes: 'BYTEA' },
+};
+
+type Step = (words: DialectWords) => string[];
+
+/**
+ * Step 1 is the schema the embedded configuration had reached before it moved to Kysely (the legacy
+ * steps in legacy-sqlite-migrations.ts end there), so an upgraded data directory already has it
+ * and only a new database creates it: hence IF NOT EXISTS.
+ */
+const schema: Step = ({ serial, ms }) => [
+  `CREATE TABLE IF NOT EXISTS accounts (
+     account        TEXT PRIMARY KEY,
+     name           TEXT NOT NULL,
+     active         INTEGER NOT NULL DEFAULT 1,
+     created_at     TEXT NOT NULL,
+     retention_days INTEGER,
+     deactivated_at ${ms}
+   )`,
+  `CREATE TABLE IF NOT EXISTS api_keys (
+     id         TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     type       TEXT NOT NULL CHECK (type IN ('ingestion', 'service')),
+     name       TEXT NOT NULL DEFAULT '',
+     key_hash   TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     revoked_at TEXT
+   )`,
+  `CREATE INDEX IF NOT EXISTS api_keys_by_account ON api_keys(account)`,
+  `CREATE TABLE IF NOT EXISTS meta_field_types (
+     account   TEXT NOT NULL,
+     path      TEXT NOT NULL,
+     type      TEXT NOT NULL,
+     first_day TEXT NOT NULL DEFAULT '',
+     PRIMARY KEY (account, path)
+   )`,
+  `CREATE TABLE IF NOT EXISTS categories (
+     id         TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     type       TEXT NOT NULL CHECK (type IN ('views', 'boards', 'screens')),
+     name       TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   )`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS categories_by_name ON categories(account, type, lower(name))`,
+  `CREATE TABLE IF NOT EXISTS presets (
+     presetid    TEXT PRIMARY KEY,
+     account     TEXT NOT NULL REFERENCES accounts(account),
+     name        TEXT NOT NULL,
+     channels    TEXT NOT NULL,
+     created_at  TEXT NOT NULL,
+     modified_at TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS presets_by_account ON presets(account)`,
+  `CREATE TABLE IF NOT EXISTS views (
+     viewid       TEXT PRIMARY KEY,
+     account      TEXT NOT NULL REFERENCES accounts(account),
+     name         TEXT NOT NULL,
+     filters      TEXT NOT NULL,
+     category_ids TEXT NOT NULL,
+     presetid     TEXT REFERENCES presets(presetid) ON DELETE SET NULL,
+     channels     TEXT NOT NULL,
+     created_at   TEXT NOT NULL,
+     modified_at  TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS views_by_account ON views(account)`,
+  `CREATE TABLE IF NOT EXISTS alert_windows (
+     viewid          TEXT NOT NULL,
+     alertid         TEXT NOT NULL,
+     account         TEXT NOT NULL,
+     window_start    ${ms} NOT NULL,
+     count           ${ms} NOT NULL,
+     fired_immediate INTEGER NOT NULL DEFAULT 0,
+     samples         TEXT NOT NULL DEFAULT '[]',
+     PRIMARY KEY (viewid, alertid)
+   )`,
+  `CREATE TABLE IF NOT EXISTS view_activity (
+     viewid       TEXT PRIMARY KEY,
+     account      TEXT NOT NULL,
+     last_line_at ${ms} NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS alert_fires (
+     id           ${serial},
+     account      TEXT NOT NULL,
+     viewid       TEXT NOT NULL,
+     alertid      TEXT NOT NULL,
+     window_start ${ms} NOT NULL,
+     kind         TEXT NOT NULL,
+     matches      ${ms} NOT NULL,
+     fired_at     ${ms} NOT NULL,
+     UNIQUE (viewid, alertid, window_start)
+   )`,
+  `CREATE TABLE IF NOT EXISTS deliveries (
+     id              ${serial},
+     account         TEXT NOT NULL,
+     fire_id         ${ms} REFERENCES alert_fires(id),
+     integration     TEXT NOT NULL,
+     target          TEXT NOT NULL,
+     message         TEXT NOT NULL,
+     status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts        INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at ${ms} NOT NULL,
+     created_at      ${ms} NOT NULL,
+     updated_at      ${ms} NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries(status, next_attempt_at)`,
+  `CREATE INDEX IF NOT EXISTS deliveries_by_account ON deliveries(account, id)`,
+  `CREATE TABLE IF NOT EXISTS delivery_attempts (
+     id          ${serial},
+     delivery_id ${ms} NOT NULL REFERENCES deliveries(id),
+     at          ${ms} NOT NULL,
+     outcome     TEXT NOT NULL,
+     detail      TEXT NOT NULL,
+     status_code INTEGER
+   )`,
+  `CREATE INDEX IF NOT EXISTS attempts_by_delivery ON delivery_attempts(delivery_id)`,
+  `CREATE TABLE IF NOT EXISTS sessions (
+     id_hash    TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     key_id     TEXT NOT NULL DEFAULT '',
+     csrf       TEXT NOT NULL,
+     created_at ${ms} NOT NULL,
+     expires_at ${ms} NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS sessions_by_key ON sessions(key_id)`,
+  `CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions(account)`,
+];
+
+/**
+ * Step 2: what several nodes need to share. A delivery is claimed for a while by the node that
+ * sends it, so another takes it over if that node dies; export files and the key that signs their
+ * links live here instead of one node's data directory; node starts number the nodes for line ids.
+ */
+const sharedByNodes: Step = ({ serial, ms, bytes }) => [
+  `ALTER TABLE deliveries ADD COLUMN claimed_until ${ms}`,
+  `CREATE TABLE secrets (
+     name  TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   )`,
+  `CREATE TABLE export_files (
+     id         TEXT PRIMARY KEY,
+     account    TEXT NOT NULL,
+     content    ${bytes} NOT NULL,
+     created_at ${ms} NOT NULL,
+     expires_at ${ms} NOT NULL
+   )`,
+  `CREATE INDEX export_files_by_expiry ON export_files(expires_at)`,
+  `CREATE TABLE node_starts (
+     id         ${serial},
+     started_at ${ms} NOT NULL
+   )`,
+];
+
+const steps: Record<string, Step> = {
+  '0001_schema': schema,
+  '0002_shared_by_nodes': sharedByNodes,
+};
+
+/** The migration names this build knows, in order: a database that recorded others is newer. */
+export const CONFIG_MIGRATIONS = Object.keys(steps);
+
+export function configMigrations(dialect: ConfigDialect): MigrationProvider {
+  const words = WORDS[dialect];
+  const migrations: Record<string, Migration> = {};
+  for (const [name, step] of Object.entries(steps)) {
+    migrations[name] = {
+      async up(db: Kysely<any>) {
+        for (const statement of step(words)) await sql.raw(statement).execute(db);
+      },
+    };
+  }
+  return { getMigrations: async () => migrations };
+}

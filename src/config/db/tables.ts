@@ -1,0 +1,131 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The configuration tables as both dialects hold them. Flags are 0/1 integers and times are either
+ * ISO text (what the Mezmo API shows) or Unix ms, so the same rows read alike from SQLite and
+ * PostgreSQL.
+ */
+export interface ConfigTables {
+  accounts: {
+    account: string;
+    name: string;
+    active: number;
+    created_at: string;
+    retention_days: number | null;
+    deactivated_at: number | null;
+  };
+  api_keys: {
+    id: string;
+    account: string;
+    type: 'ingestion' | 'service';
+    name: string;
+    key_hash: string;
+    created_at: string;
+    revoked_at: string | null;
+  };
+  meta_field_types: {
+    account: string;
+    path: string;
+    type: string;
+    first_day: string;
+  };
+  categories: {
+    id: string;
+    account: string;
+    type: 'views' | 'boards' | 'screens';
+    name: string;
+    created_at: string;
+  };
+  presets: {
+    presetid: string;
+    account: string;
+    name: string;
+    channels: string;
+    created_at: string;
+    modified_at: string;
+  };
+  views: {
+    viewid: string;
+    account: string;
+    name: string;
+    filters: string;
+    category_ids: string;
+    presetid: string | null;
+    channels: string;
+    created_at: string;
+    modified_at: string;
+  };
+  alert_windows: {
+    viewid: string;
+    alertid: string;
+    account: string;
+    window_start: number;
+    count: number;
+    fired_immediate: number;
+    samples: string;
+  };
+  view_activity: {
+    viewid: string;
+    account: string;
+    last_line_at: number;
+  };
+  alert_fires: {
+    id: Generated<number>;
+    account: string;
+    viewid: string;
+    alertid: string;
+    window_start: number;
+    kind: string;
+    matches: number;
+    fired_at: number;
+  };
+  deliveries: {
+    id: Generated<number>;
+    account: string;
+    fire_id: number | null;
+    integration: string;
+    target: string;
+    message: string;
+    status: 'pending' | 'delivered' | 'failed';
+    attempts: number;
+    next_attempt_at: number;
+    created_at: number;
+    updated_at: number;
+    /** Until when (Unix ms) a node holds this delivery to send it; another node may take it after. */
+    claimed_until: number | null;
+  };
+  delivery_attempts: {
+    id: Generated<number>;
+    delivery_id: number;
+    at: number;
+    outcome: string;
+    detail: string;
+    status_code: number | null;
+  };
+  sessions: {
+    id_hash: string;
+    account: string;
+    key_id: string;
+    csrf: string;
+    created_at: number;
+    expires_at: number;
+  };
+  /** Server-wide secrets shared by every node (the export links' signing key). */
+  secrets: {
+    name: string;
+    value: string;
+  };
+  /** E-mailed export files, kept in the shared database so any node can serve the link. */
+  export_files: {
+    id: string;
+    account: string;
+    content: Uint8Array;
+    created_at: number;
+    expires_at: number;
+  };
+  /** One row per node start: its number gives the node a slot in line ids. */
+  node_starts: {
+    id: Generated<number>;
+    started_at: number;
+  };
+}
