@@ -1,7 +1,9 @@
 /**
  * Where a V8 CPU profile's (node --cpu-prof) time went: self time by area (a package, a Logstead
- * source file, a Node module, GC) and by function, and total time (itself and what it calls) by
- * function, each as a share of the busy time (the (idle) samples left out). Used by bench/remote;
+ * source file, a Node module, GC) and by function, and total time (itself and what it calls) of
+ * Logstead's and @clickhouse/client's functions, each as a share of the main thread's busy time
+ * (the (idle) samples left out). The profiler samples wall time: when the machine is saturated a
+ * descheduled thread's time counts where it stopped, so read these as shares, not as CPU time. Used by bench/remote;
  * also runnable on a saved profile: node dist/bench/remote/profile-summary.js <file.cpuprofile>
  */
 import fs from 'node:fs';
@@ -15,6 +17,8 @@ interface ProfileNode {
 }
 
 export interface CpuProfile {
+  /** Microseconds on the monotonic clock. */
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -27,12 +31,18 @@ export interface ProfileShare {
 }
 
 export interface ProfileSummary {
+  /** Whether only the samples in the given window counted (else the process's whole life). */
+  window: boolean;
   busyMs: number;
   idleMs: number;
   byArea: ProfileShare[];
   bySelf: ProfileShare[];
+  /** Logstead's own functions and @clickhouse/client's only: the framework's frames would top it. */
   byTotal: ProfileShare[];
 }
+
+/** Frames worth a total-time row: Logstead's compiled sources and the ClickHouse client. */
+const OWN_CODE = /\/dist\/src\/|\/node_modules\/@clickhouse\//;
 
 const META_FRAMES = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
@@ -60,16 +70,29 @@ function functionName(frame: ProfileNode['callFrame'], root: string): string {
   return `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url, root)}:${frame.lineNumber + 1}`;
 }
 
-export function summariseProfile(profile: CpuProfile, root: string): ProfileSummary {
+/**
+ * `window`: only samples in [start, end] µs of the monotonic clock (process.hrtime there, the
+ * profile's own clock too) count; when none fall in it, the whole profile does.
+ */
+export function summariseProfile(profile: CpuProfile, root: string, window?: [number, number]): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   // Sample i's time is the gap to the next sample.
-  const selfUs = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) {
-    const delta = profile.timeDeltas[i + 1] ?? 0;
-    selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + Math.max(0, delta));
-  }
+  const selfTimes = (inWindow: (at: number) => boolean) => {
+    const selfUs = new Map<number, number>();
+    let at = profile.startTime;
+    for (let i = 0; i < profile.samples.length; i++) {
+      at += profile.timeDeltas[i];
+      if (!inWindow(at)) continue;
+      const delta = profile.timeDeltas[i + 1] ?? 0;
+      selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + Math.max(0, delta));
+    }
+    return selfUs;
+  };
+  let selfUs = window ? selfTimes((at) => at >= window[0] && at <= window[1]) : new Map<number, number>();
+  const windowed = selfUs.size > 0;
+  if (!windowed) selfUs = selfTimes(() => true);
   let idleUs = 0;
   let busyUs = 0;
   const areas = new Map<string, number>();
@@ -89,7 +112,7 @@ export function summariseProfile(profile: CpuProfile, root: string): ProfileSumm
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)!.callFrame;
-      if (frame.functionName === '(root)') continue;
+      if (!OWN_CODE.test(frame.url)) continue;
       const name = functionName(frame, root);
       if (!seen.has(name)) {
         seen.add(name);
@@ -102,7 +125,7 @@ export function summariseProfile(profile: CpuProfile, root: string): ProfileSumm
       .sort((a, b) => b[1] - a[1])
       .slice(0, 40)
       .map(([name, us]) => ({ name, share: Number((us / busyUs).toFixed(4)), ms: Math.round(us / 1000) }));
-  return { busyMs: Math.round(busyUs / 1000), idleMs: Math.round(idleUs / 1000), byArea: ranked(areas), bySelf: ranked(selves), byTotal: ranked(totals) };
+  return { window: windowed, busyMs: Math.round(busyUs / 1000), idleMs: Math.round(idleUs / 1000), byArea: ranked(areas), bySelf: ranked(selves), byTotal: ranked(totals) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

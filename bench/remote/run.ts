@@ -76,12 +76,28 @@ interface LoadResult {
   acknowledgedLines: number;
   /** CPU time (user + system, all threads) per line counted in the window, per watched process. */
   cpuMicrosPerLine: number[];
+  /** The same of each watched process's main thread only (JavaScript runs there; GC helpers and libuv do not). */
+  mainThreadMicrosPerLine: number[];
   /** The load generator's own CPU per line (this process). */
   loaderMicrosPerLine: number;
   /** Share of the machine's cores busy in the window (/proc/stat), everything on it included. */
   machineBusy: number;
   maxRssMiB: number[];
+  /** The measuring window on the monotonic clock, in µs (V8 profiles time their samples on it). */
+  windowUs: [number, number];
 }
+
+/** CPU seconds of a process's main thread (its task whose id is the pid), as bench/lib/rss.ts reads the process's. */
+function mainThreadSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ
+  } catch {
+    return 0;
+  }
+}
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** Total and idle jiffies of the whole machine. */
 function machineTicks(): { total: number; idle: number } {
@@ -141,14 +157,18 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   measuring = true;
   const begin = performance.now();
+  const windowStart = monotonicUs();
   const cpuBegin = pids.map((pid) => cpuSeconds(pid));
+  const mainBegin = pids.map((pid) => mainThreadSeconds(pid));
   const loaderBegin = process.cpuUsage();
   const machineBegin = machineTicks();
   const sampler = setInterval(() => pids.forEach((pid, i) => (maxRss[i] = Math.max(maxRss[i], rssMiB(pid)))), 1000);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   clearInterval(sampler);
   const elapsed = (performance.now() - begin) / 1000;
+  const windowEnd = monotonicUs();
   const cpuUsed = pids.map((pid, i) => cpuSeconds(pid) - cpuBegin[i]);
+  const mainUsed = pids.map((pid, i) => mainThreadSeconds(pid) - mainBegin[i]);
   const loader = process.cpuUsage(loaderBegin);
   const machineEnd = machineTicks();
   stopped = true;
@@ -165,9 +185,11 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
     errors,
     acknowledgedLines: acknowledged,
     cpuMicrosPerLine: cpuUsed.map(perLine),
+    mainThreadMicrosPerLine: mainUsed.map(perLine),
     loaderMicrosPerLine: perLine((loader.user + loader.system) / 1e6),
     machineBusy: totalTicks > 0 ? 1 - (machineEnd.idle - machineBegin.idle) / totalTicks : Number.NaN,
     maxRssMiB: maxRss,
+    windowUs: [windowStart, windowEnd],
   };
 }
 
@@ -249,7 +271,7 @@ async function main() {
     const ceilingMicros = ceiling[run - 1].cpuMicrosPerLine[0];
     console.log(
       `  run ${run}: ${Math.round(result.load.linesPerSecond)} lines/s; node ${nodeMicros.toFixed(2)} µs/line ` +
-        `(${Math.round(1e6 / nodeMicros)} lines/s per core), ClickHouse ${clickhouseMicros.toFixed(2)} µs/line, ` +
+        `(main thread ${result.load.mainThreadMicrosPerLine[0].toFixed(2)}; ${Math.round(1e6 / nodeMicros)} lines/s per core), ClickHouse ${clickhouseMicros.toFixed(2)} µs/line, ` +
         `load generator ${result.load.loaderMicrosPerLine.toFixed(2)} µs/line, machine ${(100 * result.load.machineBusy).toFixed(0)}% busy; ` +
         `ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s at ${ceilingMicros.toFixed(2)} µs/line; ` +
         `p99 ${result.load.p99Ms.toFixed(0)} ms, ${result.load.errors} errors, ${result.storedRows}/${result.load.acknowledgedLines} acknowledged lines stored`,
@@ -272,6 +294,7 @@ async function main() {
     clickhouse: 'src/testing/chdb-http-server.ts in its own process (chDB behind a Node HTTP front)',
     linesPerSecond: Math.round(med((r) => r.load.linesPerSecond)),
     nodeCpuMicrosPerLine: round(nodeMicrosPerLine, 2),
+    nodeMainThreadCpuMicrosPerLine: round(med((r) => r.load.mainThreadMicrosPerLine[0]), 2),
     clickhouseCpuMicrosPerLine: round(clickhouseMicrosPerLine, 2),
     loadGeneratorCpuMicrosPerLine: round(med((r) => r.load.loaderMicrosPerLine), 2),
     /** 1e6 / the median node µs per line. */
@@ -295,6 +318,7 @@ async function main() {
     perRun: remote.map((r, i) => ({
       linesPerSecond: Math.round(r.load.linesPerSecond),
       nodeCpuMicrosPerLine: round(r.load.cpuMicrosPerLine[0], 2),
+      nodeMainThreadCpuMicrosPerLine: round(r.load.mainThreadMicrosPerLine[0], 2),
       clickhouseCpuMicrosPerLine: round(r.load.cpuMicrosPerLine[1], 2),
       loadGeneratorCpuMicrosPerLine: round(r.load.loaderMicrosPerLine, 2),
       machineBusy: round(r.load.machineBusy, 2),
@@ -314,6 +338,7 @@ async function main() {
   console.log('|---|---:|');
   console.log(`| lines/s acknowledged (node, stand-in and load generator on ${os.cpus().length} cores) | ${fmt(summary.linesPerSecond)} |`);
   console.log(`| node CPU per line (all threads) | ${summary.nodeCpuMicrosPerLine} µs |`);
+  console.log(`| of which the main (JavaScript) thread | ${summary.nodeMainThreadCpuMicrosPerLine} µs |`);
   console.log(`| ClickHouse stand-in CPU per line (all threads, HTTP front included) | ${summary.clickhouseCpuMicrosPerLine} µs |`);
   console.log(`| load generator CPU per line | ${summary.loadGeneratorCpuMicrosPerLine} µs |`);
   console.log(`| **node lines/s per node core** | **${fmt(summary.nodeLinesPerSecondPerCore)}** |`);
@@ -335,19 +360,21 @@ async function main() {
     fs.mkdirSync(path.dirname(kept), { recursive: true });
     fs.copyFileSync(path.join(profileDir, file), kept);
     fs.rmSync(profileDir, { recursive: true, force: true });
-    summary.profile = summariseProfile(JSON.parse(fs.readFileSync(kept, 'utf8')), root);
+    summary.profile = summariseProfile(JSON.parse(fs.readFileSync(kept, 'utf8')), root, profiled.load.windowUs);
     console.log(
       `  profiled run: ${Math.round(profiled.load.linesPerSecond)} lines/s, node ${profiled.load.cpuMicrosPerLine[0].toFixed(2)} µs/line under the profiler; ` +
-        `main thread profile (whole life of the process, start-up included) in ${path.relative(root, kept)}`,
+        `main thread profile (whole life of the process) in ${path.relative(root, kept)}`,
     );
     const pct = (share: number) => `${(100 * share).toFixed(1)}%`;
-    console.log('\n| area (self time, main thread) | share |');
+    const scope = summary.profile.window ? `main thread, the ${seconds} s measuring window` : 'main thread, whole life of the process';
+    console.log(`\n  ${summary.profile.busyMs} ms busy, ${summary.profile.idleMs} ms idle on the main thread`);
+    console.log(`\n| area (self time, ${scope}) | share |`);
     console.log('|---|---:|');
     for (const row of summary.profile.byArea.slice(0, 12)) console.log(`| ${row.name} | ${pct(row.share)} |`);
     console.log('\n| function (self time) | share |');
     console.log('|---|---:|');
     for (const row of summary.profile.bySelf.slice(0, 15)) console.log(`| ${row.name} | ${pct(row.share)} |`);
-    console.log('\n| function (total time: itself and what it calls) | share |');
+    console.log('\n| Logstead or @clickhouse/client function (total time: itself and what it calls) | share |');
     console.log('|---|---:|');
     for (const row of summary.profile.byTotal.slice(0, 15)) console.log(`| ${row.name} | ${pct(row.share)} |`);
   }
