@@ -8,7 +8,7 @@ import { withAlertIds, type Channel } from '../config/channels.js';
 import { type ConfigDb, openConfigDb } from '../config/database.js';
 import { Presets } from '../config/presets.js';
 import { Views } from '../config/views.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import { type AlertEvent, AlertEvaluator } from './evaluator.js';
 import { AlertRules } from './rules.js';
 

@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Outbox } from '../notify/outbox.js';
-import type { LineFilter, LogStore, StoredLine } from '../store/log-store.js';
+import type { LineFilter, LogStore } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import { exportRecord } from './record.js';
 
 /** Exports up to this size (compressed) are attached as well as linked. */

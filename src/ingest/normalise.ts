@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { errors } from '../http/errors.js';
 import { nestedDeeperThan } from '../lib/json-depth.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import { readExtraFields } from './extra-fields.js';
 import { parseJsonLine } from './json-line.js';
 import { detectLevel } from './level.js';

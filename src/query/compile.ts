@@ -1,7 +1,8 @@
 import { errors } from '../http/errors.js';
 import type { QueryNode } from './ast.js';
 import { QueryParseError, parseQuery } from './parser.js';
-import { type SqlCondition, toSql } from './to-sql.js';
+import type { SqlCondition } from '../store/types.js';
+import { toSql } from './to-sql.js';
 
 /** Parses a query from an API request, turning a syntax error into a 400 that says where and why. */
 export function parseRequestQuery(text: string): QueryNode {
