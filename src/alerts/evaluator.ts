@@ -1,6 +1,6 @@
 import type { Channel } from '../config/channels.js';
 import type { ConfigDb } from '../config/database.js';
-import { sharedExportRecord } from '../export/record.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { StoredLine } from '../store/types.js';
 import { type FireKind, firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';
 import { windowStart } from './intervals.js';

@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import type { EmailExports } from './email-export.js';
 import { oneParam } from '../search/filter-params.js';
 import { parseExportRequest } from './params.js';
-import { exportRecord } from './record.js';
+import { exportRecord } from '../store/export-record.js';
 
 export interface ExportDeps {
   auth: ServiceAuth;

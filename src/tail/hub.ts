@@ -1,4 +1,4 @@
-import { sharedExportRecord } from '../export/record.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { SearchableLine } from '../query/searchable.js';
 import type { StoredLine } from '../store/types.js';
 
