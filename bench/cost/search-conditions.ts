@@ -7,7 +7,7 @@
  */
 import { compileQuery } from '../../src/query/compile.js';
 import { indexTokens, wordPattern } from '../../src/query/text-match.js';
-import type { SqlCondition } from '../../src/query/to-sql.js';
+import type { SqlCondition } from '../../src/store/types.js';
 import { INDEXED_TEXT, SEARCH_TEXT } from '../../src/store/schema.js';
 import type { SearchIndex } from './table.js';
 

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openChdbExecutor } from '../../src/store/chdb-executor.js';
-import type { StoredLine } from '../../src/store/log-store.js';
+import type { StoredLine } from '../../src/store/types.js';
 import { INSERT_COLUMNS, encodeRows } from '../../src/store/row-encoding.js';
 import { migrateLogStore } from '../../src/store/migrations.js';
 import { LOGS_TABLE, TEXT_INDEX } from '../../src/store/schema.js';

@@ -1,6 +1,5 @@
 import type { Channel } from '../config/channels.js';
-
-export type FireKind = 'immediate' | 'terminal' | 'absence';
+import type { FireKind } from '../notify/alert-event.js';
 
 /** An absence alert only runs while its view has had lines this recently (compat reference §6.1). */
 export const ACTIVE_FOR_MS = 24 * 3_600_000;

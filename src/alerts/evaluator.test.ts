@@ -11,7 +11,7 @@ import type { ConfigDatabase, ConfigKysely } from '../config/db/open.js';
 import { openTestConfig } from '../testing/config-database.js';
 import { Presets } from '../config/presets.js';
 import { Views } from '../config/views.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import { type AlertEvent, AlertEvaluator } from './evaluator.js';
 import { AlertRules } from './rules.js';
 

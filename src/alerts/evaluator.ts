@@ -1,33 +1,15 @@
-import type { Channel } from '../config/channels.js';
 import type { AlertState, AlertTransaction, AlertWindow } from '../config/alert-state.js';
 import type { ConfigKysely } from '../config/db/open.js';
-import { sharedExportRecord } from '../export/record.js';
-import type { StoredLine } from '../store/log-store.js';
-import { type FireKind, firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';
+import { sharedExportRecord } from '../store/export-record.js';
+import type { StoredLine } from '../store/types.js';
+import type { AlertEvent, FireKind } from '../notify/alert-event.js';
+import { firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';
 import { windowStart } from './intervals.js';
 import type { AlertRules, ChannelRule, ViewRule } from './rules.js';
 
 /** Matched lines kept per window for the notification; the count covers all of them. */
 export const MAX_SAMPLES = 20;
-export type { FireKind };
-
-/** Everything a notification needs about one alert that fired. */
-export interface AlertEvent {
-  fireId: number;
-  account: string;
-  viewid: string;
-  viewName: string;
-  query: string;
-  channel: Channel;
-  presetid: string | null;
-  kind: FireKind;
-  windowStart: number;
-  windowEnd: number;
-  matches: number;
-  /** The first matched lines of the window, as exported records. */
-  samples: Array<Record<string, unknown>>;
-  firedAt: number;
-}
+export type { AlertEvent, FireKind };
 
 type PendingFire = Omit<AlertEvent, 'fireId'>;
 

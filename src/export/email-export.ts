@@ -7,8 +7,9 @@ import zlib from 'node:zlib';
 import type { ConfigKysely } from '../config/db/open.js';
 import type { SharedFiles } from '../config/shared-files.js';
 import type { Outbox } from '../notify/outbox.js';
-import type { LineFilter, LogStore, StoredLine } from '../store/log-store.js';
-import { exportRecord } from './record.js';
+import type { LineFilter, LogStore } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
+import { exportRecord } from '../store/export-record.js';
 
 /** Exports up to this size (compressed) are attached as well as linked. */
 const ATTACH_BYTES = 1024 * 1024;

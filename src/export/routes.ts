@@ -2,12 +2,13 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { errors } from '../http/errors.js';
-import type { LogStore, StoredLine } from '../store/log-store.js';
+import type { LogStore } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import type { EmailExports } from './email-export.js';
 import { oneParam } from '../search/filter-params.js';
 import { parseExportRequest } from './params.js';
-import { exportRecord } from './record.js';
+import { exportRecord } from '../store/export-record.js';
 
 export interface ExportDeps {
   auth: ServiceAuth;

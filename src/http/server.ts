@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { answerClientError } from './client-errors.js';
+import { apiErrorForDomain } from './domain-errors.js';
 import { drainRequest } from './drain-request.js';
 import { ApiError, errors } from './errors.js';
 import { loggerOptions, requestId } from './logging.js';
@@ -11,9 +12,11 @@ import { loggerOptions, requestId } from './logging.js';
  */
 const DRAIN_LIMITS = { maxBytes: 64 * 1024 * 1024, maxMs: 30_000 };
 
-/** Maps anything thrown while serving a request to a body from the error catalogue. */
+/** Maps anything thrown while serving a request to a body from the error catalogue; domain errors through domain-errors.ts. */
 function toApiError(error: FastifyError, isIngest: boolean): ApiError {
   if (error instanceof ApiError) return error;
+  const domain = apiErrorForDomain(error);
+  if (domain) return domain;
   if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return isIngest ? errors.payloadTooLarge() : errors.bodyTooLarge();
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType();
   const clientFault =

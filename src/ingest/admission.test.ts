@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../http/errors.js';
+import { apiErrorForDomain } from '../http/domain-errors.js';
 import { IngestAdmission } from './admission.js';
+import { OverloadedError } from './errors.js';
 
 const settled = async (promise: Promise<unknown>) => {
   let done = false;
@@ -51,8 +52,9 @@ test('a request that waits too long is shed with 503 and Retry-After, and leaves
     () => null,
     (error) => error,
   );
-  assert.ok(refused instanceof ApiError);
-  assert.equal(refused.statusCode, 503);
-  assert.ok(Number(refused.headers['retry-after']) > 0);
+  assert.ok(refused instanceof OverloadedError);
+  const answer = apiErrorForDomain(refused)!;
+  assert.equal(answer.statusCode, 503);
+  assert.ok(Number(answer.headers['retry-after']) > 0);
   assert.equal(gate.waitingRequests, 0);
 });

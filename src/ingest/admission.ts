@@ -1,4 +1,4 @@
-import { errors } from '../http/errors.js';
+import { OverloadedError } from './errors.js';
 
 export interface AdmissionOptions {
   /** Lines allowed to wait for the store; while more wait, new requests wait before their body is read. */
@@ -38,7 +38,7 @@ export class IngestAdmission {
     private readonly options: AdmissionOptions,
   ) {}
 
-  /** Resolves when the request may read its body; rejects with 503 when the wait runs out. */
+  /** Resolves when the request may read its body; rejects with OverloadedError (a 503) when the wait runs out. */
   async admit(bytes: number): Promise<Ticket> {
     if (this.waiting.length === 0 && this.hasRoomFor(bytes)) {
       this.readingBytes += bytes;
@@ -53,7 +53,7 @@ export class IngestAdmission {
         },
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          reject(errors.overloaded());
+          reject(new OverloadedError(this.options.waitMs));
         }, this.options.waitMs),
       };
       this.waiting.push(waiter);

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../http/errors.js';
+import { BadInputError } from './errors.js';
 import { LIMITS } from './params.js';
 
 /** Marks a body that is not JSON; the handler decides the error after checking credentials. */
@@ -19,7 +19,7 @@ export function registerIngestBodyHandling(app: FastifyInstance): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const encoding = String(request.headers['content-encoding'] ?? '').trim().toLowerCase();
     if (encoding === '' || encoding === 'identity') return payload;
-    if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate') throw errors.badRequest();
+    if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate') throw new BadInputError(`unsupported content-encoding "${encoding}"`);
     const inflate = encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
     // Fastify compares Content-Length with this count, not with the inflated length.
     let encodedBytes = 0;

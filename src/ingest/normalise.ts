@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { errors } from '../http/errors.js';
 import { nestedDeeperThan } from '../lib/json-depth.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
+import { BadInputError } from './errors.js';
 import { readExtraFields } from './extra-fields.js';
 import { parseJsonLine } from './json-line.js';
 import { detectLevel } from './level.js';
@@ -65,14 +65,14 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
 
 /**
  * Turns one client line into a stored row. Accepts the documented keys and the legacy agent's
- * short ones (`l`, `t`, `f`). Throws BadRequest for an element that is not a line at all, so the
+ * short ones (`l`, `t`, `f`). Throws BadInputError for an element that is not a line at all, so the
  * whole request is refused before anything is written.
  */
 export function normaliseLine(raw: unknown, context: BatchContext, id: string): PendingLine {
-  if (!isObject(raw)) throw errors.badRequest();
+  if (!isObject(raw)) throw new BadInputError('a line element is not an object');
   const rawLine = raw.line ?? raw.l;
-  if (rawLine === undefined || rawLine === null) throw errors.badRequest();
-  if (typeof rawLine === 'object' && nestedDeeperThan(rawLine, MAX_JSON_DEPTH)) throw errors.badRequest();
+  if (rawLine === undefined || rawLine === null) throw new BadInputError('a line element has no line');
+  if (typeof rawLine === 'object' && nestedDeeperThan(rawLine, MAX_JSON_DEPTH)) throw new BadInputError(`a line nested deeper than ${MAX_JSON_DEPTH} levels`);
   const line = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
 
   const parsedFields = parseJsonLine(line);

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { errors } from '../http/errors.js';
+import { BadInputError, MissingHostnameError } from './errors.js';
 import { toMillis } from './timestamps.js';
 
 /** What a request says about its source, from the query string or (Go SDK) the body. */
@@ -54,12 +54,12 @@ function values(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap(values);
   if (typeof value === 'string' || typeof value === 'number') return [String(value).toWellFormed()];
-  throw errors.badRequest();
+  throw new BadInputError('a parameter is neither text nor a number');
 }
 
 function single(value: unknown): string | undefined {
   const all = values(value);
-  if (all.length > 1 && new Set(all).size > 1) throw errors.badRequest();
+  if (all.length > 1 && new Set(all).size > 1) throw new BadInputError('a parameter is given twice with different values');
   return all[0];
 }
 
@@ -70,9 +70,9 @@ export function parseTags(...sources: unknown[]): string[] {
       for (const tag of text.split(',')) {
         const trimmed = tag.trim();
         if (!trimmed) continue;
-        if (trimmed.length > LIMITS.tag) throw errors.badRequest();
+        if (trimmed.length > LIMITS.tag) throw new BadInputError(`a tag is longer than ${LIMITS.tag} characters`);
         tags.add(trimmed);
-        if (tags.size > LIMITS.tags) throw errors.badRequest();
+        if (tags.size > LIMITS.tags) throw new BadInputError(`more than ${LIMITS.tags} tags`);
       }
     }
   }
@@ -86,19 +86,19 @@ export function parseTags(...sources: unknown[]): string[] {
 export function parseSourceParams(query: Record<string, unknown>, body: Record<string, unknown> | undefined): SourceParams {
   const pick = (name: string) => single(query[name]) ?? single(body?.[name]);
   const hostname = pick('hostname')?.trim();
-  if (!hostname) throw errors.missingHostname();
-  if (hostname.length > LIMITS.hostname) throw errors.badRequest();
+  if (!hostname) throw new MissingHostnameError();
+  if (hostname.length > LIMITS.hostname) throw new BadInputError(`the hostname is longer than ${LIMITS.hostname} characters`);
 
   const ip = pick('ip')?.trim() ?? '';
-  if (ip && net.isIP(ip) === 0) throw errors.badRequest();
+  if (ip && net.isIP(ip) === 0) throw new BadInputError('ip is not an IP address');
   const mac = pick('mac')?.trim() ?? '';
-  if (mac && !MAC.test(mac)) throw errors.badRequest();
+  if (mac && !MAC.test(mac)) throw new BadInputError('mac is not a MAC address');
 
   const nowText = pick('now');
   let nowMs: number | null = null;
   if (nowText !== undefined && nowText.trim() !== '') {
     nowMs = toMillis(nowText);
-    if (nowMs === null) throw errors.badRequest();
+    if (nowMs === null) throw new BadInputError('now is not a time');
     // Fluent Bit sends `now` in whole seconds: the client's clock read somewhere in that second,
     // so its middle is the best estimate (off by at most half a second, not up to a whole one).
     if (/^\s*\d{1,10}\s*$/.test(nowText)) nowMs += 500;

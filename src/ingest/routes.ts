@@ -11,7 +11,7 @@ import type { LineIds } from './line-ids.js';
 import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
 import { LIMITS, type SourceParams, parseSourceParams } from './params.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import { encodeRow } from '../store/row-encoding.js';
 
 export interface IngestDeps {

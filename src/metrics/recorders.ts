@@ -1,6 +1,6 @@
 import type { AlertActivity } from '../alerts/evaluator.js';
 import type { DeliveryMessage } from '../notify/messages.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import type { DeliveryChannel, DeliveryOutcome, Metrics } from './registry.js';
 
 /** Wraps the store write the batcher calls, to time each batched write. */

@@ -1,3 +1,4 @@
+import { apiErrorForDomain } from '../http/domain-errors.js';
 import { ApiError, errors } from '../http/errors.js';
 import type { RejectionReason } from './registry.js';
 
@@ -19,7 +20,8 @@ const STORE_UNAVAILABLE = errors.storeUnavailable().body.error;
 /** The reason an ingest answer was not 200, from its status and the error that caused it, if any. */
 export function rejectionReason(statusCode: number, error: unknown): RejectionReason {
   if (statusCode === 503) {
-    const text = error instanceof ApiError ? error.body.error : undefined;
+    const answered = error instanceof ApiError ? error : apiErrorForDomain(error);
+    const text = answered?.body.error;
     if (text === OVERLOADED) return 'overloaded';
     if (text === STORE_UNAVAILABLE) return 'store_unavailable';
     return 'unavailable';

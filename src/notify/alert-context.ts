@@ -1,4 +1,4 @@
-import type { AlertEvent } from '../alerts/evaluator.js';
+import type { AlertEvent } from './alert-event.js';
 
 /** The search range a linked line is shown in: the hour up to and including it. */
 const LINKED_LINE_SPAN_MS = 3_600_000;

@@ -1,4 +1,4 @@
-import type { AlertEvent } from '../alerts/evaluator.js';
+import type { AlertEvent } from './alert-event.js';
 import { intervalInWords, summary, templateContext } from './alert-context.js';
 
 const escapeHtml = (text: string) =>

@@ -1,4 +1,4 @@
-import type { AlertEvent } from '../alerts/evaluator.js';
+import type { AlertEvent } from './alert-event.js';
 import { isPaging } from '../config/channels.js';
 import { renderBodyTemplate } from './body-template.js';
 import { summary, templateContext } from './alert-context.js';

@@ -1,4 +1,4 @@
-import type { AlertEvent } from '../alerts/evaluator.js';
+import type { AlertEvent } from './alert-event.js';
 import type { Channel } from '../config/channels.js';
 
 /**

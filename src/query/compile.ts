@@ -1,20 +1,13 @@
-import { errors } from '../http/errors.js';
-import type { QueryNode } from './ast.js';
-import { QueryParseError, parseQuery } from './parser.js';
-import { type SqlCondition, toSql } from './to-sql.js';
+import type { SqlCondition } from '../store/types.js';
+import { parseQuery } from './parser.js';
+import { toSql } from './to-sql.js';
 
-/** Parses a query from an API request, turning a syntax error into a 400 that says where and why. */
-export function parseRequestQuery(text: string): QueryNode {
-  try {
-    return parseQuery(text);
-  } catch (error) {
-    if (error instanceof QueryParseError) throw errors.invalidQuery(error.message, error.position, error.expected);
-    throw error;
-  }
-}
-
-/** The store's condition for a query text, or undefined when the query matches everything. */
+/**
+ * The store's condition for a query text, or undefined when the query matches everything. A query
+ * that does not parse throws QueryParseError, which says where and why (the API answers it with a
+ * 400, src/http/domain-errors.ts).
+ */
 export function compileQuery(text: string): SqlCondition | undefined {
-  const node = parseRequestQuery(text);
+  const node = parseQuery(text);
   return node.kind === 'all' ? undefined : toSql(node);
 }

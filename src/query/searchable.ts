@@ -1,4 +1,4 @@
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 
 /** What a query can look at in a line: the stored row, before or after it reaches the store. */
 export type SearchableLine = Pick<

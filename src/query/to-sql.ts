@@ -1,15 +1,8 @@
 import type { SqlParams } from '../store/executor.js';
 import { INDEXED_TEXT, LOGS_TABLE, SEARCH_TEXT, TEXT_INDEX } from '../store/schema.js';
+import type { SqlCondition } from '../store/types.js';
 import type { FieldRef, FieldTest, MatchMode, QueryNode } from './ast.js';
 import { caseSensitive, indexTokens, wordPattern } from './text-match.js';
-
-/** A WHERE condition over the log table, with its bound parameters. */
-export interface SqlCondition {
-  sql: string;
-  params: SqlParams;
-  /** False when the text index alone decides the condition, so no line is read to test it. */
-  readsLines: boolean;
-}
 
 const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')";
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { exportRecord } from '../export/record.js';
+import { exportRecord } from '../store/export-record.js';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
-import type { LogStore, StoredLine } from '../store/log-store.js';
+import type { LogStore } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 import type { ContextResponse, ExportRecord } from '../wire/types.js';
 import { type QueryParams, choiceParam, countParam, oneParam, parseLineFilter } from './filter-params.js';
 

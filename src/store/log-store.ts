@@ -1,43 +1,9 @@
-import type { SqlCondition } from '../query/to-sql.js';
 import type { FacetName, Facets } from '../wire/types.js';
 import type { SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
+import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
 import { type LogTables, logTables } from './tables.js';
-
-/** One stored line, as written to and read from the log table. */
-export interface StoredLine {
-  account: string;
-  /** Unix milliseconds. */
-  ts: number;
-  /** Decimal text: ids are 64-bit in the store. */
-  id: string;
-  batch_id: string;
-  host: string;
-  app: string;
-  level: string;
-  env: string;
-  file: string;
-  ip: string;
-  mac: string;
-  tags: string[];
-  line: string;
-  logtype: string;
-  /** JSON text of the fields parsed from a JSON line, or ''. */
-  fields: string;
-  /** JSON text of the line's meta, or ''. */
-  meta: string;
-  /** False when meta broke the per-organisation type rule and is kept only as text. */
-  meta_indexed: boolean;
-  /**
-   * Why meta is not indexed, recorded at ingest: 'type-conflict', 'daily-cap', 'too-large' or
-   * 'not-an-object'; '' when indexed or without meta, and for lines stored before it was recorded.
-   */
-  meta_note?: string;
-  /** JSON text of rarer source fields (pid, prival, containerid, labels), or ''. */
-  extra: string;
-  size: number;
-}
 
 /** What to read. Every read is scoped to one account and a closed time range. */
 export interface LineFilter {
@@ -48,7 +14,7 @@ export interface LineFilter {
   apps?: string[];
   levels?: string[];
   tags?: string[];
-  /** A compiled search query (query/to-sql.ts). */
+  /** A compiled search query (query/compile.ts builds it). */
   condition?: SqlCondition;
 }
 

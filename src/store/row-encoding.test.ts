@@ -5,7 +5,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { openTestExecutor } from '../testing/log-engine.js';
 import type { SqlExecutor } from './executor.js';
-import { LogStore, type StoredLine } from './log-store.js';
+import { LogStore } from './log-store.js';
+import type { StoredLine } from './types.js';
 import { encodeRow, encodeRows } from './row-encoding.js';
 
 let dir: string;

@@ -1,4 +1,4 @@
-import type { StoredLine } from './log-store.js';
+import type { StoredLine } from './types.js';
 
 /**
  * Rows travel to the engine as TabSeparated, not JSONEachRow: ClickHouse parses TSV without

@@ -1,6 +1,6 @@
-import { sharedExportRecord } from '../export/record.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { SearchableLine } from '../query/searchable.js';
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
 
 export interface TailSubscriber {
   matches: (line: SearchableLine) => boolean;

@@ -3,8 +3,8 @@ import type { WebSocket } from 'ws';
 import { errors } from '../http/errors.js';
 import { isOwnOrigin } from '../http/origin.js';
 import type { Principal, ServiceAuth } from '../http/service-auth.js';
-import { parseRequestQuery } from '../query/compile.js';
 import { lineMatcher } from '../query/line-matcher.js';
+import { parseQuery } from '../query/parser.js';
 import { type QueryParams, listParam, oneParam } from '../search/filter-params.js';
 import type { TailHub } from './hub.js';
 
@@ -57,7 +57,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
         }
         const query = request.query as QueryParams;
         const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';
-        parseRequestQuery(q);
+        parseQuery(q); // a query that does not parse is refused here, before the upgrade
         const levels = listParam(query, 'levels')?.map((level) => level.toUpperCase());
         prepared.set(request, {
           principal,

@@ -1,4 +1,4 @@
-import type { StoredLine } from '../store/log-store.js';
+import type { StoredLine } from './types.js';
 import type { ExportRecord, MetaUnindexedReason } from '../wire/types.js';
 
 function parseObject(text: string): Record<string, unknown> | undefined {

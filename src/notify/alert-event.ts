@@ -1,0 +1,27 @@
+import type { Channel } from '../config/channels.js';
+
+/*
+ * What an alert that fired hands to delivery. The evaluator (alerts/) makes these and notify/
+ * renders them, so they live here, below both: alerts and export import notify, never the reverse.
+ */
+
+/** Why an alert fired: presence in its window (at once or when the window ended), or absence. */
+export type FireKind = 'immediate' | 'terminal' | 'absence';
+
+/** Everything a notification needs about one alert that fired. */
+export interface AlertEvent {
+  fireId: number;
+  account: string;
+  viewid: string;
+  viewName: string;
+  query: string;
+  channel: Channel;
+  presetid: string | null;
+  kind: FireKind;
+  windowStart: number;
+  windowEnd: number;
+  matches: number;
+  /** The first matched lines of the window, as exported records. */
+  samples: Array<Record<string, unknown>>;
+  firedAt: number;
+}

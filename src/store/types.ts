@@ -1,0 +1,49 @@
+import type { SqlParams } from './executor.js';
+
+/*
+ * Types the store shares with the layers above it: ingest writes StoredLine rows, the viewer, export,
+ * tail and alerts read them, and query compiles searches to a SqlCondition that the store runs.
+ * This file imports nothing but executor.ts, so every layer can import it downward.
+ */
+
+/** One stored line, as written to and read from the log table. */
+export interface StoredLine {
+  account: string;
+  /** Unix milliseconds. */
+  ts: number;
+  /** Decimal text: ids are 64-bit in the store. */
+  id: string;
+  batch_id: string;
+  host: string;
+  app: string;
+  level: string;
+  env: string;
+  file: string;
+  ip: string;
+  mac: string;
+  tags: string[];
+  line: string;
+  logtype: string;
+  /** JSON text of the fields parsed from a JSON line, or ''. */
+  fields: string;
+  /** JSON text of the line's meta, or ''. */
+  meta: string;
+  /** False when meta broke the per-organisation type rule and is kept only as text. */
+  meta_indexed: boolean;
+  /**
+   * Why meta is not indexed, recorded at ingest: 'type-conflict', 'daily-cap', 'too-large' or
+   * 'not-an-object'; '' when indexed or without meta, and for lines stored before it was recorded.
+   */
+  meta_note?: string;
+  /** JSON text of rarer source fields (pid, prival, containerid, labels), or ''. */
+  extra: string;
+  size: number;
+}
+
+/** A WHERE condition over the log table, with its bound parameters. */
+export interface SqlCondition {
+  sql: string;
+  params: SqlParams;
+  /** False when the text index alone decides the condition, so no line is read to test it. */
+  readsLines: boolean;
+}
