@@ -20,6 +20,8 @@ import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import { TailHub } from './tail/hub.js';
 import { tailRoute } from './tail/ws-route.js';
+import { ClusterTail } from './tail/cluster-tail.js';
+import { PostgresBroadcast } from './fanout/postgres-broadcast.js';
 import { AlertEvaluator } from './alerts/evaluator.js';
 import { AlertRules } from './alerts/rules.js';
 import { createMailer } from './notify/mailer.js';
@@ -229,6 +231,11 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   // Only once the server really listens, so the keys are printed with the address that works.
   const firstStart = await createDefaultOrganisation(accounts, dialect, settings.dataDir, publicUrl);
   if (firstStart) await retentionDays.load();
+  // Nodes sharing the configuration share live tail through its PostgreSQL server's NOTIFY.
+  const tailError = (error: unknown) => app.log.warn({ err: error }, 'live tail between nodes failed');
+  const broadcast = settings.databaseUrl ? await PostgresBroadcast.open(settings.databaseUrl, tailError) : undefined;
+  const clusterTail = broadcast ? new ClusterTail(broadcast, tail, tailError) : undefined;
+  clusterTail?.start();
   outbox.start();
   let ticking = false;
   const windowClock = setInterval(() => {
@@ -296,6 +303,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       const controlClosed = control.close(); // no new backups; one under way finishes first
       clearInterval(windowClock);
       clearInterval(rulesReload);
+      clusterTail?.stop();
+      await broadcast?.close();
       retentionDays.stop();
       // Open tails would keep the server from closing; clients reconnect to the next process.
       for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');

@@ -1,14 +1,22 @@
 import { parseQuery } from './parser.js';
 import type { SearchableLine } from './searchable.js';
 import { toPredicate } from './to-predicate.js';
-import type { ViewFilters } from '../config/views.js';
+
+/** What a view or a live tail keeps: the saved search's filters (a view's are a superset of these). */
+export interface LineFilters {
+  query?: string;
+  hosts?: string[];
+  apps?: string[];
+  levels?: string[];
+  tags?: string[];
+}
 
 /**
  * Which lines belong to a view or a live tail: any of its hosts, any of its apps, any of its levels and any of its
  * tags (an empty filter allows all), and its query, through the search language's in-memory form,
  * which agrees with the SQL the viewer runs.
  */
-export function lineMatcher(filters: ViewFilters): (line: SearchableLine) => boolean {
+export function lineMatcher(filters: LineFilters): (line: SearchableLine) => boolean {
   const hosts = filters.hosts?.length ? new Set(filters.hosts) : null;
   const apps = filters.apps?.length ? new Set(filters.apps) : null;
   const levels = filters.levels?.length ? new Set(filters.levels.map((level) => level.toUpperCase())) : null;

@@ -1,38 +1,74 @@
-import { sharedExportRecord } from '../store/export-record.js';
+import { randomUUID } from 'node:crypto';
+import type { LineFilters } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { StoredLine } from '../store/types.js';
 
+/** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */
+export const MAX_LINES_PER_SECOND = 1000;
+
 export interface TailSubscriber {
+  /** What the tail keeps, so another node can filter for it too. */
+  filters: LineFilters;
   matches: (line: SearchableLine) => boolean;
-  deliver: (records: Array<Record<string, unknown>>) => void;
+  /** `skipped`: matching lines another node left out to keep within the tail's rate. */
+  deliver: (records: Array<Record<string, unknown>>, skipped?: number) => void;
+}
+
+/** Where a hub's lines also go when other nodes have tails open: see cluster-tail.ts. */
+export interface TailRelay {
+  /** The local tails changed: other nodes should know which organisations and filters to send here. */
+  changed(): void;
+  /** Lines stored here, for the tails open at other nodes. */
+  forward(account: string, rows: StoredLine[]): void;
 }
 
 /** Live tail: hands every stored line to the open tails of its organisation that match it. */
 export class TailHub {
-  private readonly byAccount = new Map<string, Set<TailSubscriber>>();
+  private readonly byAccount = new Map<string, Map<string, TailSubscriber>>();
+  relay: TailRelay | undefined;
 
   subscribe(account: string, subscriber: TailSubscriber): () => void {
-    let set = this.byAccount.get(account);
-    if (!set) this.byAccount.set(account, (set = new Set()));
-    set.add(subscriber);
+    let subscribers = this.byAccount.get(account);
+    if (!subscribers) this.byAccount.set(account, (subscribers = new Map()));
+    const id = randomUUID();
+    subscribers.set(id, subscriber);
+    this.relay?.changed();
     return () => {
-      set!.delete(subscriber);
-      if (set!.size === 0) this.byAccount.delete(account);
+      subscribers!.delete(id);
+      if (subscribers!.size === 0) this.byAccount.delete(account);
+      this.relay?.changed();
     };
   }
 
   publish(account: string, rows: StoredLine[]): void {
     const subscribers = this.byAccount.get(account);
-    if (!subscribers) return;
-    for (const subscriber of subscribers) {
-      const matched = rows.filter(subscriber.matches);
-      if (matched.length) subscriber.deliver(matched.map(sharedExportRecord));
+    if (subscribers) {
+      for (const subscriber of subscribers.values()) {
+        const matched = rows.filter(subscriber.matches);
+        if (matched.length) subscriber.deliver(matched.map(sharedExportRecord));
+      }
     }
+    this.relay?.forward(account, rows);
+  }
+
+  /** Lines another node matched for one of the tails open here. */
+  deliverTo(id: string, records: Array<Record<string, unknown>>, skipped: number): void {
+    for (const subscribers of this.byAccount.values()) subscribers.get(id)?.deliver(records, skipped);
+  }
+
+  /** The open tails, as other nodes need to know them. */
+  subscriptions(): Array<{ id: string; account: string; filters: LineFilters }> {
+    const out: Array<{ id: string; account: string; filters: LineFilters }> = [];
+    for (const [account, subscribers] of this.byAccount) {
+      for (const [id, subscriber] of subscribers) out.push({ id, account, filters: subscriber.filters });
+    }
+    return out;
   }
 
   get size(): number {
     let total = 0;
-    for (const set of this.byAccount.values()) total += set.size;
+    for (const subscribers of this.byAccount.values()) total += subscribers.size;
     return total;
   }
 }

@@ -3,13 +3,12 @@ import type { WebSocket } from 'ws';
 import { errors } from '../http/errors.js';
 import { isOwnOrigin } from '../http/origin.js';
 import type { Principal, ServiceAuth } from '../http/service-auth.js';
-import { lineMatcher } from '../query/line-matcher.js';
+import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import { parseQuery } from '../query/parser.js';
 import { type QueryParams, listParam, oneParam } from '../search/filter-params.js';
-import type { TailHub } from './hub.js';
+import { MAX_LINES_PER_SECOND, type TailHub } from './hub.js';
 
-/** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */
-export const MAX_LINES_PER_SECOND = 1000;
+export { MAX_LINES_PER_SECOND };
 /** A client this far behind is not sent more until it catches up. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const PING_MS = 25_000;
@@ -18,6 +17,7 @@ const PING_MS = 25_000;
 interface TailRequest {
   /** Who opened the tail: it closes when their key is revoked, their session ends or the organisation is deactivated. */
   principal: Principal;
+  filters: LineFilters;
   matches: ReturnType<typeof lineMatcher>;
 }
 
@@ -59,10 +59,8 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
         const q = oneParam(query, 'q') ?? oneParam(query, 'query') ?? '';
         parseQuery(q); // a query that does not parse is refused here, before the upgrade
         const levels = listParam(query, 'levels')?.map((level) => level.toUpperCase());
-        prepared.set(request, {
-          principal,
-          matches: lineMatcher({ query: q, hosts: listParam(query, 'hosts'), apps: listParam(query, 'apps'), levels, tags: listParam(query, 'tags') }),
-        });
+        const filters = { query: q, hosts: listParam(query, 'hosts'), apps: listParam(query, 'apps'), levels, tags: listParam(query, 'tags') };
+        prepared.set(request, { principal, filters, matches: lineMatcher(filters) });
       },
     },
     (socket: WebSocket, request) => {
@@ -86,9 +84,11 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       // the viewer's sampling notice lasts exactly as long as the sampling.
       const sampleReport = setInterval(startSecond, 1000);
       const unsubscribe = deps.hub.subscribe(tail.principal.account, {
+        filters: tail.filters,
         matches: tail.matches,
-        deliver(records) {
+        deliver(records, skipped = 0) {
           startSecond();
+          dropped += skipped;
           const room = socket.bufferedAmount > MAX_BUFFERED_BYTES ? 0 : MAX_LINES_PER_SECOND - sentThisSecond;
           const batch = records.length > room ? sample(records, Math.max(0, room)) : records;
           dropped += records.length - batch.length;

@@ -1,0 +1,110 @@
+import type { Broadcast } from '../fanout/broadcast.js';
+import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
+import type { SearchableLine } from '../query/searchable.js';
+import { sharedExportRecord } from '../store/export-record.js';
+import type { StoredLine } from '../store/types.js';
+import { MAX_LINES_PER_SECOND, type TailHub, type TailRelay } from './hub.js';
+
+const INTEREST = 'logstead_tail_interest';
+const LINES = 'logstead_tail_lines';
+/** Nodes say which tails they hold this often, and forget another node's after three silences. */
+const ANNOUNCE_MS = 5000;
+const FORGET_MS = 3 * ANNOUNCE_MS;
+
+interface RemoteTail {
+  id: string;
+  account: string;
+  matches: (line: SearchableLine) => boolean;
+  /** The current second, and the lines sent for this tail in it. */
+  second: number;
+  sent: number;
+}
+
+interface Interest {
+  node: string;
+  tails: Array<{ id: string; account: string; filters: LineFilters }>;
+  /** Set by a node that has just started: everyone answers with their own tails at once. */
+  ask?: boolean;
+}
+
+/**
+ * Live tail across nodes. Each node announces the tails open at it (organisation and filters);
+ * a node that stores lines matches them against other nodes' tails and sends each tail's matches
+ * to its node, at most MAX_LINES_PER_SECOND a tail, with the count it left out, so sampling still
+ * holds and a flood is never copied between nodes. Nothing crosses for organisations no one tails.
+ */
+export class ClusterTail implements TailRelay {
+  private readonly remote = new Map<string, { seen: number; tails: RemoteTail[] }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly broadcast: Broadcast,
+    private readonly hub: TailHub,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.broadcast.subscribe(INTEREST, (text) => this.heard(JSON.parse(text) as Interest));
+    this.broadcast.subscribe(LINES, (text) => {
+      const message = JSON.parse(text) as { to: string; tail: string; records: Array<Record<string, unknown>>; skipped: number };
+      if (message.to === this.broadcast.node) this.hub.deliverTo(message.tail, message.records, message.skipped);
+    });
+    this.hub.relay = this;
+    this.announce(true);
+    this.timer = setInterval(() => this.announce(false), ANNOUNCE_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.hub.relay = undefined;
+  }
+
+  changed(): void {
+    this.announce(false);
+  }
+
+  private announce(ask: boolean): void {
+    const interest: Interest = { node: this.broadcast.node, tails: this.hub.subscriptions(), ...(ask ? { ask } : {}) };
+    this.broadcast.publish(INTEREST, JSON.stringify(interest)).catch(this.onError);
+  }
+
+  private heard(interest: Interest): void {
+    const known = this.remote.get(interest.node);
+    const tails = interest.tails.map((tail) => known?.tails.find((other) => other.id === tail.id) ?? { id: tail.id, account: tail.account, matches: lineMatcher(tail.filters), second: 0, sent: 0 });
+    this.remote.set(interest.node, { seen: Date.now(), tails });
+    if (interest.ask) this.announce(false);
+  }
+
+  forward(account: string, rows: StoredLine[]): void {
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    for (const [node, { seen, tails }] of this.remote) {
+      if (now - seen > FORGET_MS) {
+        this.remote.delete(node);
+        continue;
+      }
+      for (const tail of tails) {
+        if (tail.account !== account) continue;
+        const matched = rows.filter(tail.matches);
+        if (matched.length === 0) continue;
+        if (tail.second !== second) {
+          tail.second = second;
+          tail.sent = 0;
+        }
+        const room = Math.max(0, MAX_LINES_PER_SECOND - tail.sent);
+        const sent = matched.length > room ? spread(matched, room) : matched;
+        tail.sent += sent.length;
+        const message = { to: node, tail: tail.id, records: sent.map(sharedExportRecord), skipped: matched.length - sent.length };
+        this.broadcast.publish(LINES, JSON.stringify(message)).catch(this.onError);
+      }
+    }
+  }
+}
+
+/** An even spread of `count` items, keeping their order. */
+function spread<T>(items: T[], count: number): T[] {
+  if (count <= 0) return [];
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
+}
