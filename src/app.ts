@@ -105,6 +105,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const keptFrom = (account: string) => retainedFrom(retentionDays.of(account), Date.now());
   const store = await LogStore.open(executor, { retainedFrom: keptFrom, cluster: settings.clickhouseCluster });
   const metrics = createMetrics();
+  const sharedFiles = new SharedFiles(configDb);
+  // One node alone is slot 0; nodes sharing the stores each take the next slot of the shared count.
+  const nodeSlot = shared ? (await sharedFiles.recordNodeStart(Date.now())) % NODE_SLOTS : 0;
   const admission: { gate?: IngestAdmission } = {};
   const batcher = new GroupCommitBatcher(measureFlushes(metrics, (payload) => store.insert(payload)), {
     maxBatchLines: settings.maxBatchLines,
@@ -126,7 +129,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await rules.current.load();
   const send = createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks });
   const outbox = new Outbox(
-    new Deliveries(configDb, dialect),
+    new Deliveries(configDb, dialect, nodeSlot),
     send,
     { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
   );
@@ -142,7 +145,6 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   );
 
   const sessions = new Sessions(configDb);
-  const sharedFiles = new SharedFiles(configDb);
   const metaTypes = new MetaTypeRegistry(new MetaFieldTypes(configDb), { maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now });
   const tail = new TailHub();
   const auth = new ServiceAuth(accounts, sessions);
@@ -175,15 +177,15 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   });
   app.get('/healthz', async (_request, reply) => {
     if (closing) return reply.code(503).send(errors.shuttingDown().body);
-    return { status: 'ok' };
+    // Which node answered: behind a load balancer, an operator can tell the nodes apart.
+    return { status: 'ok', node: nodeSlot };
   });
   await app.register(ingestRoutes, {
     accounts,
     metaTypes,
     batcher,
     admission: admission.gate,
-    // One node alone is slot 0; nodes sharing the stores each take the next slot of the shared count.
-    lineIds: new LineIds(shared ? (await sharedFiles.recordNodeStart(Date.now())) % NODE_SLOTS : 0),
+    lineIds: new LineIds(nodeSlot),
     driftToleranceMs: settings.driftToleranceMs,
     retainedFrom: keptFrom,
     stored: async (account, rows, log) => {

@@ -35,6 +35,8 @@ export class Deliveries {
   constructor(
     private readonly db: ConfigKysely,
     private readonly dialect: ConfigDialect,
+    /** This node's slot, recorded with its claims so an operator can see who holds one. */
+    private readonly node = 0,
   ) {}
 
   /** Queues a delivery; pass the transaction that decided to send it. */
@@ -76,7 +78,7 @@ export class Deliveries {
       if (rows.length === 0) return [];
       await trx
         .updateTable('deliveries')
-        .set({ claimed_until: now + leaseMs })
+        .set({ claimed_until: now + leaseMs, claimed_by: this.node })
         .where(
           'id',
           'in',
@@ -85,6 +87,12 @@ export class Deliveries {
         .execute();
       return rows.map((row) => ({ id: Number(row.id), message: row.message, attempts: Number(row.attempts) }));
     });
+  }
+
+  /** Keeps this node's claims on deliveries it is still sending. */
+  async extendClaims(ids: number[], until: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('deliveries').set({ claimed_until: until }).where('id', 'in', ids).where('claimed_by', '=', this.node).where('status', '=', 'pending').execute();
   }
 
   /** When the next pending delivery falls due (its retry time, or the end of its claim), if any. */
@@ -109,7 +117,7 @@ export class Deliveries {
         .execute();
       await trx
         .updateTable('deliveries')
-        .set({ status: attempt.status, attempts: attempt.attempts, next_attempt_at: attempt.nextAttemptAt, updated_at: attempt.at, claimed_until: null })
+        .set({ status: attempt.status, attempts: attempt.attempts, next_attempt_at: attempt.nextAttemptAt, updated_at: attempt.at, claimed_until: null, claimed_by: null })
         .where('id', '=', id)
         .execute();
     });

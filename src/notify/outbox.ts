@@ -18,10 +18,11 @@ export type { DeliveryLogEntry };
 const MAX_DELAY_MS = 10 * 60_000;
 const CONCURRENCY = 4;
 /**
- * How long a node holds a delivery it is sending. Longer than any one attempt (sends time out well
- * before), so only a node that died leaves a claim to run out, and another node then takes it.
+ * How long a node's claim on a delivery it is sending lasts. The node renews its claims every
+ * third of this while the sends go on (an SMTP conversation may take minutes), so only a node that
+ * died lets a claim run out, and another node then takes the delivery and sends it.
  */
-export const CLAIM_MS = 60_000;
+export const CLAIM_MS = 30_000;
 /** Other nodes queue deliveries too: this node looks for due ones at least this often. */
 const POLL_MS = 1000;
 
@@ -56,8 +57,16 @@ export class Outbox {
     return id;
   }
 
+  private renewal: NodeJS.Timeout | undefined;
+
   start(): void {
     this.stopped = false;
+    this.renewal = setInterval(() => {
+      this.deliveries.extendClaims([...this.inFlight], this.now() + CLAIM_MS).catch(() => {
+        // The database did not answer: the claims last until the next renewal does.
+      });
+    }, CLAIM_MS / 3);
+    this.renewal.unref();
     this.kick();
   }
 
@@ -65,6 +74,7 @@ export class Outbox {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.renewal);
     await this.kicking;
     while (this.inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -151,6 +151,7 @@ const schema: Step = ({ serial, ms }) => [
  */
 const sharedByNodes: Step = ({ serial, ms, bytes }) => [
   `ALTER TABLE deliveries ADD COLUMN claimed_until ${ms}`,
+  `ALTER TABLE deliveries ADD COLUMN claimed_by INTEGER`,
   `CREATE TABLE secrets (
      name  TEXT PRIMARY KEY,
      value TEXT NOT NULL

@@ -93,6 +93,8 @@ export interface ConfigTables {
     updated_at: number;
     /** Until when (Unix ms) a node holds this delivery to send it; another node may take it after. */
     claimed_until: number | null;
+    /** The slot of the node that holds the claim (see node_starts). */
+    claimed_by: number | null;
   };
   delivery_attempts: {
     id: Generated<number>;
