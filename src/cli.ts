@@ -12,6 +12,7 @@ import { backUp } from './backup/backup-command.js';
 import { usageOf } from './search/usage-command.js';
 import { retentionInForce } from './search/usage.js';
 import { restore } from './backup/restore-command.js';
+import { copyToClusterCommand } from './cluster/copy-to-cluster-command.js';
 import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP } from './backup/write-backup.js';
 import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
 import { openLogExecutor } from './store/open-executor.js';
@@ -41,6 +42,10 @@ const USAGE = `Usage: logstead <command>
                                               version's schema (each start does it too); prints
                                               what it applied. With embedded logs, the server must
                                               be stopped
+  copy-to-cluster --database-url <postgres://...> --clickhouse-url <http://...> [--clickhouse-cluster <name>]
+                                              copy a stopped embedded installation (LOGSTEAD_DATA_DIR)
+                                              into a cluster's empty PostgreSQL and ClickHouse stores;
+                                              prints counts as JSON
 
 Settings come from LOGSTEAD_* environment variables (see the README).`;
 
@@ -210,6 +215,7 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return backupCommand(args);
   if (command === 'restore') return restoreCommand(args);
   if (command === 'migrate') return migrateCommand(args);
+  if (command === 'copy-to-cluster') return copyToClusterCommand(args);
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;
