@@ -40,6 +40,7 @@ import { GroupCommitBatcher } from './ingest/batcher.js';
 import { LineIds, NODE_SLOTS } from './ingest/line-ids.js';
 import { MetaTypeRegistry } from './ingest/meta-types.js';
 import { ingestRoutes } from './ingest/routes.js';
+import { metaFieldRoutes } from './ingest/meta-fields-route.js';
 import type { Settings } from './settings.js';
 import { histogramRoute } from './search/histogram-route.js';
 import { viewerRoutes } from './search/viewer-routes.js';
@@ -211,7 +212,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await app.register(viewerRoutes, { auth, store });
   const usage = new UsageReports(store, (account) => retentionInForce(accounts, settings.retentionDays, account));
   await app.register(usageRoute, { auth, usage });
-  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), metaTypes, delivery: { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks } });
+  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), delivery: { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks } });
+  await app.register(metaFieldRoutes, { auth, metaTypes });
   await app.register(backtestRoute, { auth, store, now: options.now ?? Date.now });
   await app.register(deliveryLogRoute, { auth, outbox, views, send, messageSettings: () => ({ publicUrl, pagingUrl: settings.pagingUrl }), now: options.now ?? Date.now });
   await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { CONFIG_FILE } from '../config/snapshot.js';
+import { CONFIG_FILE, openEmbeddedConfigFile } from '../config/snapshot.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countSnapshotLines } from '../store/snapshot.js';
 import { askServerToBackUp } from './control-socket.js';
@@ -21,7 +20,7 @@ async function backUpStopped(dataDir: string, target: string): Promise<WrittenBa
       `The log store in ${dataDir} is in use, but no server answers on its control socket: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and back up again (${(error as Error).message}).`,
     );
   }
-  const configDb = new Database(path.join(dataDir, CONFIG_FILE), { fileMustExist: true });
+  const configDb = openEmbeddedConfigFile(dataDir);
   try {
     return await writeBackup({ executor, configDb, dataDir }, target);
   } finally {

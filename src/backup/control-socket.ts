@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { ApiError, errors } from '../http/errors.js';
-import type { UsageReport } from '../search/usage.js';
+import type { UsageReport } from '../wire/types.js';
 import { BackupRefused, type WrittenBackup } from './write-backup.js';
 
 /**

@@ -1,5 +1,5 @@
 import dns from 'node:dns/promises';
-import { internalAddressRefusal, internalLiteral, isInternalAddress } from '../notify/private-address.js';
+import { internalAddressRefusal, internalLiteral, isInternalAddress } from '../lib/private-address.js';
 import type { ViewWarning } from '../wire/types.js';
 import type { Channel } from './channels.js';
 

@@ -6,8 +6,8 @@ export const newId = (): string => randomBytes(5).toString('hex');
 /** A secret API key: 32 lower-case hex characters (128 bits), the shape of Mezmo's keys. */
 export const newSecretKey = (): string => randomBytes(16).toString('hex');
 
-/** The shape of a key newSecretKey makes (tells a key from a Basic auth user name). */
-export const KEY_SHAPE = /^[0-9a-f]{32}$/i;
+/** The shape of a key newSecretKey makes. */
+export { KEY_SHAPE } from '../lib/key-shape.js';
 
 /**
  * Keys are random 128-bit values, so a fast unsalted hash is enough to keep them out of the

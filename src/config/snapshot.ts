@@ -13,6 +13,11 @@ export { CONFIG_FILE };
  */
 export const CONFIG_SCHEMA_VERSION = LEGACY_SQLITE_VERSION + CONFIG_MIGRATIONS.length;
 
+/** The embedded configuration file of a stopped server's data directory, for an offline backup. */
+export function openEmbeddedConfigFile(dataDir: string): Database.Database {
+  return new Database(path.join(dataDir, CONFIG_FILE), { fileMustExist: true });
+}
+
 /**
  * Copies the configuration with SQLite's online backup: a consistent copy taken in small steps, so
  * the server keeps answering (and writing) while it runs. Returns the copy's schema version.

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { KEY_SHAPE } from '../config/ids.js';
+import { KEY_SHAPE } from '../lib/key-shape.js';
 
 /** Where a request may carry an API key. Header names are matched case-insensitively by Node. */
 export interface KeyLocations {

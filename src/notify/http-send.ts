@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { INTERNAL_ADDRESS, internalAddressRefusal, internalLiteral, publicOnlyAgents } from './private-address.js';
+import { INTERNAL_ADDRESS, internalAddressRefusal, internalLiteral, publicOnlyAgents } from '../lib/private-address.js';
 
 export interface HttpRequest {
   url: string;

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
-import type { ConfigDialect } from './open.js';
+import type { ConfigDialect } from './tables.js';
 
 /**
  * The configuration schema, as numbered migrations that Kysely's migrator applies in order and

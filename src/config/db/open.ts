@@ -5,9 +5,9 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { finishLegacySteps } from './legacy-sqlite-migrations.js';
 import { CONFIG_MIGRATIONS, configMigrations } from './migrations.js';
-import type { ConfigTables } from './tables.js';
+import type { ConfigDialect, ConfigTables } from './tables.js';
 
-export type ConfigDialect = 'sqlite' | 'postgres';
+export type { ConfigDialect };
 export type ConfigKysely = Kysely<ConfigTables>;
 
 export const CONFIG_FILE = 'config.sqlite';

@@ -1,5 +1,8 @@
 import type { Generated } from 'kysely';
 
+/** The two databases the configuration can live in. */
+export type ConfigDialect = 'sqlite' | 'postgres';
+
 /**
  * The configuration tables as both dialects hold them. Flags are 0/1 integers and times are either
  * ISO text (what the Mezmo API shows) or Unix ms, so the same rows read alike from SQLite and

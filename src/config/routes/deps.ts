@@ -1,5 +1,4 @@
 import type { ServiceAuth } from '../../http/service-auth.js';
-import type { MetaTypeRegistry } from '../../ingest/meta-types.js';
 import type { Accounts } from '../accounts.js';
 import type { Categories } from '../categories.js';
 import type { DeliveryAbilities } from '../channel-warnings.js';
@@ -13,7 +12,6 @@ export interface ConfigDeps {
   views: Views;
   presets: Presets;
   categories: Categories;
-  metaTypes: MetaTypeRegistry;
   /** What deliveries can do here, for the warnings a saved view gets. */
   delivery: DeliveryAbilities;
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { categoryRoutes } from './categories.js';
 import type { ConfigDeps } from './deps.js';
 import { keyRoutes } from './keys.js';
-import { metaFieldRoutes } from './meta-fields.js';
 import { presetRoutes } from './presets.js';
 import { viewRoutes } from './views.js';
 
@@ -12,5 +11,4 @@ export async function configRoutes(app: FastifyInstance, deps: ConfigDeps): Prom
   await app.register(presetRoutes, deps);
   await app.register(categoryRoutes, deps);
   await app.register(keyRoutes, deps);
-  await app.register(metaFieldRoutes, deps);
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { ConfigDeps } from './deps.js';
+import type { ServiceAuth } from '../http/service-auth.js';
+import type { MetaTypeRegistry } from './meta-types.js';
 
 /**
  * GET /v1/config/meta-fields (a Logstead addition): the organisation's indexed meta fields and
  * today's count of new ones against LOGSTEAD_MAX_META_FIELDS_PER_DAY, so a user can see why a
  * field is not searchable.
  */
-export async function metaFieldRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+export async function metaFieldRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; metaTypes: MetaTypeRegistry }): Promise<void> {
   app.get('/v1/config/meta-fields', async (request) => {
     const account = await deps.auth.account(request);
     const today = await deps.metaTypes.day(account);
