@@ -108,10 +108,10 @@ async function orgCommand(args: string[]): Promise<void> {
     const { positionals, values } = parseArgs({ args: args.slice(1), allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' } } });
     if (positionals.length !== 1) throw new UsageError('Usage: logstead org usage <account> [--from <unix>] [--to <unix>]');
     const [account] = positionals;
-    const { dataDir, retentionDays } = loadSettings();
+    const { retentionDays } = loadSettings();
     const retention = await withAccounts(async (accounts) => ((await accounts.list()).some((org) => org.account === account) ? retentionInForce(accounts, retentionDays, account) : null));
     if (!retention) throw new AccountError(`No organisation has the account id "${account}".`);
-    print(await usageOf(dataDir, account, { from: values.from, to: values.to }, retention));
+    print(await usageOf(loadSettings(), account, { from: values.from, to: values.to }, retention));
   } else if (action === 'create') {
     const name = args.slice(1).join(' ');
     if (!name) throw new UsageError('Usage: logstead org create <name>');

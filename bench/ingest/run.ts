@@ -17,6 +17,7 @@ import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes
 import { cpuSeconds, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { timelineChart } from '../lib/timeline-chart.js';
+import { postIngest } from '../lib/ingest-request.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -80,25 +81,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   let secondLatencies: number[] = [];
   const timeline: LoadResult['timeline'] = [];
 
-  const send = (body: Buffer, hostname: string) =>
-    new Promise<number>((resolve) => {
-      const request = http.request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          method: 'POST',
-          path: `/logs/ingest?hostname=${hostname}&now=${Date.now()}`,
-          headers: { apikey: key, 'content-type': 'application/json', 'content-length': body.length },
-        },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-        },
-      );
-      request.on('error', () => resolve(0));
-      request.end(body);
-    });
+  const send = (body: Buffer, hostname: string) => postIngest(agent, target, key, body, hostname);
 
   const worker = async () => {
     while (!stopped) {

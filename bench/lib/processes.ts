@@ -24,7 +24,8 @@ export function startLogsteadServer(env: Record<string, string>, serverDir?: str
   return startCommand(bin, ['serve'], { LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env });
 }
 
-async function startCommand(command: string, args: string[], env: Record<string, string>): Promise<Started> {
+/** Spawns a command and waits for it to print "listening on <url>". */
+export async function startCommand(command: string, args: string[], env: Record<string, string>): Promise<Started> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -14,7 +14,6 @@
  * --cpu-prof adds one more run with the node under `node --cpu-prof` (not counted in the medians)
  * and prints where its main thread's time went.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,11 +21,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lineGenerator } from '../lib/synthetic-lines.js';
-import { type Started, startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
+import { type Started, startCommand, startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
 import { cpuSeconds, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { LOGS_TABLE } from '../../src/store/tables.js';
 import { summariseProfile } from './profile-summary.js';
+import { postIngest } from '../lib/ingest-request.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -118,25 +118,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   let next = 0;
   const maxRss = pids.map(() => 0);
 
-  const send = (body: Buffer, hostname: string) =>
-    new Promise<number>((resolve) => {
-      const request = http.request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          method: 'POST',
-          path: `/logs/ingest?hostname=${hostname}&now=${Date.now()}`,
-          headers: { apikey: key, 'content-type': 'application/json', 'content-length': body.length },
-        },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-        },
-      );
-      request.on('error', () => resolve(0));
-      request.end(body);
-    });
+  const send = (body: Buffer, hostname: string) => postIngest(agent, target, key, body, hostname);
 
   const worker = async () => {
     while (!stopped) {
@@ -206,25 +188,9 @@ async function storedRows(standInUrl: string): Promise<number> {
 }
 
 /** `logstead serve` as the bin script starts it, but under `node --cpu-prof` (not allowed in NODE_OPTIONS). */
-async function startProfiledLogstead(env: Record<string, string>, profileDir: string): Promise<Started> {
+function startProfiledLogstead(env: Record<string, string>, profileDir: string): Promise<Started> {
   const bin = options['server-dir'] ? path.resolve(options['server-dir'], 'bin/logstead.js') : path.join(root, 'bin/logstead.js');
-  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=64', '--cpu-prof', `--cpu-prof-dir=${profileDir}`, bin, 'serve'], {
-    env: { ...process.env, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const match = /listening on (http:\/\/\S+)/i.exec(output);
-    if (match) return { child, url: match[1] };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`logstead serve did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return startCommand(process.execPath, ['--max-semi-space-size=64', '--cpu-prof', `--cpu-prof-dir=${profileDir}`, bin, 'serve'], { LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env });
 }
 
 interface RemoteRun {

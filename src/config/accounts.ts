@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ConfigDialect, ConfigKysely } from './db/open.js';
+import { preparedQuery } from './db/prepared.js';
 import { hashKey, newId, newSecretKey } from './ids.js';
 
 export type KeyType = 'ingestion' | 'service';
@@ -52,11 +53,41 @@ export interface ActiveKey {
  * clear key is returned once, at creation.
  */
 export class Accounts {
+  /** Asked on every request, so built once (see prepared.ts). */
+  private readonly activeKey;
+  private readonly liveKey;
+
   constructor(
     private readonly db: ConfigKysely,
     /** Hears of every change to organisations (their keys aside), so what this node caches follows at once. */
     private readonly changed: () => Promise<void> | void = () => {},
-  ) {}
+  ) {
+    this.activeKey = preparedQuery(
+      db,
+      (keyHash: string, type: string) =>
+        db
+          .selectFrom('api_keys as k')
+          .innerJoin('accounts as a', 'a.account', 'k.account')
+          .select(['k.account', 'k.id'])
+          .where('k.key_hash', '=', keyHash)
+          .where('k.type', '=', type as KeyType)
+          .where('k.revoked_at', 'is', null)
+          .where('a.active', '=', 1),
+      2,
+    );
+    this.liveKey = preparedQuery(
+      db,
+      (keyId: string) =>
+        db
+          .selectFrom('api_keys as k')
+          .innerJoin('accounts as a', 'a.account', 'k.account')
+          .select(['k.account', 'a.deactivated_at'])
+          .where('k.id', '=', keyId)
+          .where('k.revoked_at', 'is', null)
+          .where('a.active', '=', 1),
+      1,
+    );
+  }
 
   /** The account an active key of this type belongs to, or null (unknown, revoked or inactive). */
   async accountForKey(key: string, type: KeyType): Promise<string | null> {
@@ -65,15 +96,7 @@ export class Accounts {
 
   /** The account and id of an active key of this type, or null (unknown, revoked or inactive). */
   async findActiveKey(key: string, type: KeyType): Promise<ActiveKey | null> {
-    const row = await this.db
-      .selectFrom('api_keys as k')
-      .innerJoin('accounts as a', 'a.account', 'k.account')
-      .select(['k.account', 'k.id'])
-      .where('k.key_hash', '=', hashKey(key))
-      .where('k.type', '=', type)
-      .where('k.revoked_at', 'is', null)
-      .where('a.active', '=', 1)
-      .executeTakeFirst();
+    const [row] = await this.activeKey(hashKey(key), type);
     return row ? { account: row.account, keyId: row.id } : null;
   }
 
@@ -84,14 +107,7 @@ export class Accounts {
    * ended stays ended after the organisation is reactivated.
    */
   async keyIsLive(keyId: string, openedAt?: number): Promise<boolean> {
-    const key = await this.db
-      .selectFrom('api_keys as k')
-      .innerJoin('accounts as a', 'a.account', 'k.account')
-      .select(['k.account', 'a.deactivated_at'])
-      .where('k.id', '=', keyId)
-      .where('k.revoked_at', 'is', null)
-      .where('a.active', '=', 1)
-      .executeTakeFirst();
+    const [key] = await this.liveKey(keyId);
     if (key === undefined) return false;
     return openedAt === undefined || key.deactivated_at === null || key.deactivated_at < openedAt;
   }

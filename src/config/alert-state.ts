@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ConfigDialect, ConfigKysely } from './db/open.js';
+import type { ConfigTables } from './db/tables.js';
 
 /** One channel's window as stored: the state every node adds its lines to. */
 export interface AlertWindow {
@@ -141,15 +142,7 @@ function transaction(trx: ConfigKysely): AlertTransaction {
   };
 }
 
-const fromRow = (row: {
-  viewid: string;
-  alertid: string;
-  account: string;
-  window_start: number;
-  count: number;
-  fired_immediate: number;
-  samples: string;
-}): AlertWindow => ({
+const fromRow = (row: ConfigTables['alert_windows']): AlertWindow => ({
   viewid: row.viewid,
   alertid: row.alertid,
   account: row.account,

@@ -1,5 +1,6 @@
 import type { Channel } from './channels.js';
 import type { ConfigKysely } from './db/open.js';
+import type { ConfigTables } from './db/tables.js';
 import { newId } from './ids.js';
 
 export interface Preset {
@@ -11,16 +12,7 @@ export interface Preset {
   _modified: string;
 }
 
-interface PresetRow {
-  presetid: string;
-  account: string;
-  name: string;
-  channels: string;
-  created_at: string;
-  modified_at: string;
-}
-
-const fromRow = (row: PresetRow): Preset => ({
+const fromRow = (row: ConfigTables['presets']): Preset => ({
   presetid: row.presetid,
   account: row.account,
   name: row.name,

@@ -1,5 +1,6 @@
 import type { Channel } from './channels.js';
 import type { ConfigKysely } from './db/open.js';
+import type { ConfigTables } from './db/tables.js';
 import { newId } from './ids.js';
 
 /** A view's saved search: the filters and query it applies. */
@@ -33,19 +34,7 @@ export interface ViewInput {
   channels: Channel[];
 }
 
-interface ViewRow {
-  viewid: string;
-  account: string;
-  name: string;
-  filters: string;
-  category_ids: string;
-  presetid: string | null;
-  channels: string;
-  created_at: string;
-  modified_at: string;
-}
-
-const fromRow = (row: ViewRow): View => ({
+const fromRow = (row: ConfigTables['views']): View => ({
   viewid: row.viewid,
   account: row.account,
   name: row.name,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
 import { finishLegacySteps } from './legacy-sqlite-migrations.js';
 import { CONFIG_MIGRATIONS, configMigrations } from './migrations.js';
@@ -51,8 +51,32 @@ function openSqlite(dataDir: string): ConfigDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   finishLegacySteps(sqlite);
-  const db = new Kysely<ConfigTables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<ConfigTables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}
+
+/** Statements kept for reuse; the configuration's queries are a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The SQLite connection as Kysely sees it, with each SQL text prepared once: preparing is most of
+ * the cost of the small queries every request makes. Kysely runs one statement at a time on this
+ * connection, so a statement is never used by two queries at once.
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statement = sqlite.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
 }
 
 /** 64-bit integers (counts, ids, Unix ms) as JavaScript numbers: every value stored here fits. */
