@@ -132,8 +132,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const outbox = new Outbox(
     new Deliveries(configDb, dialect, nodeSlot),
     send,
-    { retryBaseMs: settings.deliveryRetryBaseMs, maxAttempts: settings.deliveryMaxAttempts, attempted: countDelivery(metrics) },
+    {
+      retryBaseMs: settings.deliveryRetryBaseMs,
+      maxAttempts: settings.deliveryMaxAttempts,
+      attempted: countDelivery(metrics),
+      failed: (error) => app.log.error({ err: error }, 'the delivery outbox could not reach the configuration database'),
+    },
   );
+  const activity = alertActivity(metrics);
   const alerts = new AlertEvaluator(
     new AlertState(configDb, dialect),
     rules.current,
@@ -141,7 +147,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       await outbox.enqueue(trx, event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl }));
     },
     options.now,
-    alertActivity(metrics),
+    {
+      ...alertActivity(metrics),
+      // Called once a fire's transaction has committed: its deliveries can be claimed now.
+      fired: (kind) => {
+        activity.fired(kind);
+        outbox.kick();
+      },
+    },
     shared,
   );
 
@@ -157,7 +170,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   });
 
   let closing = false;
-  const app = createHttpServer(settings.logLevel);
+  const app = createHttpServer(settings.logLevel, undefined, settings.trustProxy);
   await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
   recordHttpMetrics(app, metrics); // before any route, so its hooks apply to all
   await app.register(cookie);

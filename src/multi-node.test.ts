@@ -158,7 +158,7 @@ test('what one node configures works at another within a second', async () => {
 
   const category = await call(b, 'POST', '/v1/config/categories/views', { name: 'Made at B' });
   assert.equal(category.status, 200, category.text);
-  const preset = await call(c, 'POST', '/v1/config/presetalert', { name: 'made at C', channels: [{ integration: 'webhook', url: `${hookUrl}/preset`, triggerlimit: 1, triggerinterval: '30' }] });
+  const preset = await call(c, 'POST', '/v1/config/presetalert', { name: 'made at C', channels: [{ integration: 'webhook', url: `${hookUrl}/preset`, triggerlimit: 1, triggerinterval: '30', immediate: true }] });
   assert.equal(preset.status, 200, preset.text);
   const view = await call(a, 'POST', '/v1/config/view', { name: 'made at A', query: 'viewword', category: ['Made at B'], presetid: preset.json.presetid });
   assert.equal(view.status, 200, view.text);

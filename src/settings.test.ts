@@ -61,3 +61,25 @@ test('LOGSTEAD_CLICKHOUSE_CLUSTER is a plain cluster name, and only with a serve
   assert.throws(() => loadSettings({ LOGSTEAD_CLICKHOUSE_URL: url, LOGSTEAD_CLICKHOUSE_CLUSTER: "c' ; DROP" }), /LOGSTEAD_CLICKHOUSE_CLUSTER must be a cluster name/);
   assert.throws(() => loadSettings({ LOGSTEAD_CLICKHOUSE_CLUSTER: 'c' }), /LOGSTEAD_CLICKHOUSE_CLUSTER needs LOGSTEAD_CLICKHOUSE_URL/);
 });
+
+test('LOGSTEAD_DATABASE_URL names a PostgreSQL server; its errors never echo the password', () => {
+  assert.equal(loadSettings({}).databaseUrl, undefined);
+  const url = 'postgres://logstead:secret@db:5432/logstead';
+  assert.equal(loadSettings({ LOGSTEAD_DATABASE_URL: url }).databaseUrl, url);
+  for (const bad of ['mysql://logstead:secret@db/logstead', 'logstead:secret@db', 'postgres://']) {
+    assert.throws(
+      () => loadSettings({ LOGSTEAD_DATABASE_URL: bad }),
+      (error: Error) => /LOGSTEAD_DATABASE_URL must be a postgres:\/\/ address/.test(error.message) && !error.message.includes('secret'),
+    );
+  }
+});
+
+test('LOGSTEAD_TRUST_PROXY is off by default, and takes true, a hop count, or addresses and ranges', () => {
+  assert.equal(loadSettings({}).trustProxy, false);
+  assert.equal(loadSettings({ LOGSTEAD_TRUST_PROXY: 'true' }).trustProxy, true);
+  assert.equal(loadSettings({ LOGSTEAD_TRUST_PROXY: '2' }).trustProxy, 2);
+  assert.equal(loadSettings({ LOGSTEAD_TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16,::1 ' }).trustProxy, '10.0.0.5,10.1.0.0/16,::1');
+  for (const bad of ['yes please', '10.0.0.0/33', 'lb.internal', '10.0.0.1/8/9']) {
+    assert.throws(() => loadSettings({ LOGSTEAD_TRUST_PROXY: bad }), /LOGSTEAD_TRUST_PROXY must be true, a number of proxy hops, or addresses/);
+  }
+});

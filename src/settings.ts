@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /** Every setting Logstead reads, all from LOGSTEAD_* environment variables (see the README table). */
@@ -45,6 +46,11 @@ export interface Settings {
   clickhouseUrl: string | undefined;
   /** A cluster of that server's configuration the log tables are created ON CLUSTER. */
   clickhouseCluster: string | undefined;
+  /**
+   * Which proxies' X-Forwarded-For to believe for a client's address (sign-in limits, logs): false,
+   * true (any), a hop count, or addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string;
   /** A PostgreSQL server for the configuration (postgres://user:password@host:5432/db); unset: SQLite in the data directory. */
   databaseUrl: string | undefined;
 }
@@ -130,6 +136,28 @@ function clickhouseCluster(env: NodeJS.ProcessEnv, url: string | undefined): str
   return raw;
 }
 
+/**
+ * LOGSTEAD_TRUST_PROXY: unset, a client's address is the connection's; behind a load balancer that
+ * would make every client one address. Trusting any proxy lets a client that reaches the port
+ * directly claim any address, so naming the balancers is preferred.
+ */
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
+  const raw = env.LOGSTEAD_TRUST_PROXY?.trim();
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    const family = net.isIP(address);
+    return family !== 0 && extra === undefined && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+  });
+  if (!valid) {
+    throw new SettingsError(`LOGSTEAD_TRUST_PROXY must be true, a number of proxy hops, or addresses and CIDR ranges such as 10.0.0.5,10.1.0.0/16, got "${raw}"`);
+  }
+  return entries.join(',');
+}
+
 /** LOGSTEAD_DATABASE_URL; like the ClickHouse URL, its errors never repeat it. */
 function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.LOGSTEAD_DATABASE_URL?.trim();
@@ -175,5 +203,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clickhouseUrl: clickhouse,
     clickhouseCluster: clickhouseCluster(env, clickhouse),
     databaseUrl: databaseUrl(env),
+    trustProxy: trustProxy(env),
   };
 }

@@ -58,10 +58,10 @@ export class AlertEvaluator {
     private readonly shared = false,
   ) {}
 
-  /** Counts newly stored lines of an account against its views; fires immediate alerts. */
-  async observe(account: string, rows: StoredLine[]): Promise<void> {
+  /** Counts newly stored lines of an account against its views; fires immediate alerts. Says how many fired. */
+  async observe(account: string, rows: StoredLine[]): Promise<number> {
     const rules = this.rules.forAccount(account);
-    if (rules.length === 0) return;
+    if (rules.length === 0) return 0;
     this.activity.evaluated('lines');
     const now = this.now();
     const work: Array<{ rule: ViewRule; channelRule: ChannelRule; matched: StoredLine[] }> = [];
@@ -72,7 +72,7 @@ export class AlertEvaluator {
       activeViews.push(rule);
       for (const channelRule of rule.channels) work.push({ rule, channelRule, matched });
     }
-    if (activeViews.length === 0) return;
+    if (activeViews.length === 0) return 0;
     const fired = await this.state.locked(
       work.map((item) => item.channelRule.key),
       async (tx) => {
@@ -92,10 +92,11 @@ export class AlertEvaluator {
       },
     );
     for (const kind of fired) this.activity.fired(kind);
+    return fired.length;
   }
 
-  /** Closes every window that has ended, and starts absence windows for active views. */
-  async tick(): Promise<void> {
+  /** Closes every window that has ended, and starts absence windows for active views. Says how many fired. */
+  async tick(): Promise<number> {
     const now = this.now();
     const stored = new Map((await this.state.windows()).map((window) => [keyOf(window), window]));
     const lastLines = await this.state.activity();
@@ -111,7 +112,7 @@ export class AlertEvaluator {
       }
     }
     const forgotten = this.forgotten([...stored.values()], live);
-    if (due.length === 0 && forgotten.length === 0) return;
+    if (due.length === 0 && forgotten.length === 0) return 0;
     const fired = await this.state.locked(
       [...due.map((item) => item.channelRule.key), ...forgotten.map(keyOf)],
       async (tx) => {
@@ -122,6 +123,7 @@ export class AlertEvaluator {
       },
     );
     for (const kind of fired) this.activity.fired(kind);
+    return fired.length;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import { answerClientError } from './client-errors.js';
 import { apiErrorForDomain } from './domain-errors.js';
 import { drainRequest } from './drain-request.js';
@@ -31,10 +31,13 @@ const debugEnabled = (log: FastifyBaseLogger) => (log as FastifyBaseLogger & { i
 
 /**
  * The HTTP server shell: logging (logging.ts), request ids, the error catalogue and 404s. Routes are
- * added by the caller. `logStream` replaces stdout as the logs' destination (tests).
+ * added by the caller. `logStream` replaces stdout as the logs' destination (tests). `trustProxy`
+ * (LOGSTEAD_TRUST_PROXY) says whose X-Forwarded-For gives a request's client address.
  */
-export function createHttpServer(logLevel: string, logStream?: Writable): FastifyInstance {
+export function createHttpServer(logLevel: string, logStream?: Writable, trustProxy: boolean | number | string = false): FastifyInstance {
   const app = Fastify({
+    // Every form is one fastify takes; the union only confuses the choice among its overloads.
+    trustProxy: trustProxy as FastifyServerOptions['trustProxy'] & boolean,
     logger: loggerOptions(logLevel, logStream),
     // Per-request logs would cost more than ingesting the lines they describe.
     logController: new LogController({ disableRequestLogging: true }),

@@ -11,6 +11,8 @@ export interface OutboxOptions {
   now?: () => number;
   /** Hears the outcome of every attempt once it is recorded (the metrics); must not throw. */
   attempted?: (integration: DeliveryMessage['integration'], outcome: 'delivered' | 'failed' | 'retry') => void;
+  /** Hears of a failure to read or write the outbox (the database did not answer); must not throw. */
+  failed?: (error: unknown) => void;
 }
 
 export type { DeliveryLogEntry };
@@ -87,8 +89,13 @@ export class Outbox {
       return;
     }
     this.kicking = this.claimAndSend()
-      .catch(() => {
-        // The database was unreachable: the next poll tries again.
+      .catch((error) => {
+        this.options.failed?.(error);
+        // The database did not answer: look again at the next poll.
+        if (this.stopped) return;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.kick(), POLL_MS);
+        this.timer.unref();
       })
       .finally(() => {
         this.kicking = undefined;
@@ -129,15 +136,21 @@ export class Outbox {
       const tried = attempts + 1;
       const giveUp = !result.ok && (!result.retry || tried >= this.options.maxAttempts);
       const delay = Math.min(MAX_DELAY_MS, this.options.retryBaseMs * 2 ** (tried - 1));
-      await this.deliveries.recordAttempt(id, {
-        at: now,
-        outcome: result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed',
-        detail: result.detail,
-        statusCode: result.status ?? null,
-        status: result.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
-        attempts: tried,
-        nextAttemptAt: now + delay,
-      });
+      try {
+        await this.deliveries.recordAttempt(id, {
+          at: now,
+          outcome: result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed',
+          detail: result.detail,
+          statusCode: result.status ?? null,
+          status: result.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
+          attempts: tried,
+          nextAttemptAt: now + delay,
+        });
+      } catch (error) {
+        // Sent, but not recorded: the claim runs out and the delivery is sent again (at least once).
+        this.options.failed?.(error);
+        return;
+      }
       this.options.attempted?.(message.integration, result.ok ? 'delivered' : giveUp ? 'failed' : 'retry');
     } finally {
       this.inFlight.delete(id);
