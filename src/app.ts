@@ -254,14 +254,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const clusterTail = broadcast ? new ClusterTail(broadcast, tail, tailError) : undefined;
   clusterTail?.start();
   outbox.start();
-  let ticking = false;
+  let ticking: Promise<void> | undefined;
   const windowClock = setInterval(() => {
     if (ticking) return; // a slow database: the next second catches up
-    ticking = true;
-    alerts
+    ticking = alerts
       .tick()
+      .then(() => undefined)
       .catch((error) => app.log.error({ err: error }, 'closing alert windows failed'))
-      .finally(() => (ticking = false));
+      .finally(() => (ticking = undefined));
   }, 1000);
   const reloadError = (error: unknown) => app.log.error({ err: error }, 'reloading shared configuration failed');
   // Organisations and their retention change from the CLI too, so even one node reloads them.
@@ -323,6 +323,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       clusterTail?.stop();
       await broadcast?.close();
       retentionDays.stop();
+      // What the clocks started finishes before the database closes under it.
+      await ticking;
+      await rules.current!.settled();
       // Open tails would keep the server from closing; clients reconnect to the next process.
       for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
       clearInterval(exportSweeper);

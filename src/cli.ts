@@ -26,7 +26,8 @@ const USAGE = `Usage: logstead <command>
   org deactivate <account>                    refuse every key of an organisation
   org activate <account>                      accept its keys again
   org retention <account> <days|default>      keep an organisation's lines this many days (default:
-                                              LOGSTEAD_RETENTION_DAYS); older lines disappear at once
+                                              LOGSTEAD_RETENTION_DAYS); a running server hides older
+                                              lines within a second
   org usage <account> [--from <unix>] [--to <unix>]
                                               lines and bytes per day, top apps and hosts, as JSON
                                               (default: all the organisation keeps, up to now)

@@ -290,6 +290,8 @@ test('each alert fires exactly once across the nodes, counting the lines of ever
   assert.equal(view.status, 200, view.text);
   // Every node loads the new view's rules within a second.
   await new Promise((resolve) => setTimeout(resolve, 1200));
+  // All six lines must fall in one 30 s window (and so in one minute): start early in a window.
+  while (Date.now() % 30_000 < 500 || Date.now() % 30_000 > 20_000) await new Promise((resolve) => setTimeout(resolve, 100));
   // Two matching lines at each node, all at once: only the sum reaches the immediate limit of 6.
   const startedAt = Date.now();
   const replies = await Promise.all(nodes.flatMap((node) => [ingest(node, [{ line: 'alertword 1' }]), ingest(node, [{ line: 'alertword 2' }])]));

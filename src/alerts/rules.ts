@@ -31,16 +31,30 @@ export interface ViewRule {
  */
 export class AlertRules {
   private byAccount = new Map<string, ViewRule[]>();
-  /** Counts the loads: what was unknown before a load and still is after it is really gone. */
+  /** Counts the completed loads of every organisation's rules: what was unknown before one and still is after it is really gone. */
   generation = 0;
+  /** Organisations reloaded on their own while a whole load ran: their fresher rules are kept. */
+  private reloadedDuringLoad: Set<string> | undefined;
+  private loading: Promise<void> | undefined;
 
   constructor(
     private readonly views: Views,
     private readonly presets: Presets,
   ) {}
 
-  /** Loads every organisation's rules. */
-  async load(): Promise<void> {
+  /** Loads every organisation's rules; a call while a load runs waits for that one. */
+  load(): Promise<void> {
+    this.loading ??= this.loadAll().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  /** Resolves once no load is under way (at shutdown). */
+  async settled(): Promise<void> {
+    await this.loading?.catch(() => {});
+  }
+
+  private async loadAll(): Promise<void> {
+    this.reloadedDuringLoad = new Set();
     const presets = new Map((await this.presets.all()).map((preset) => [preset.presetid, preset]));
     const byAccount = new Map<string, ViewRule[]>();
     for (const view of await this.views.all()) {
@@ -50,6 +64,12 @@ export class AlertRules {
       list.push(rule);
       byAccount.set(view.account, list);
     }
+    for (const account of this.reloadedDuringLoad) {
+      const fresher = this.byAccount.get(account);
+      if (fresher) byAccount.set(account, fresher);
+      else byAccount.delete(account);
+    }
+    this.reloadedDuringLoad = undefined;
     this.byAccount = byAccount;
     this.generation++;
   }
@@ -63,7 +83,7 @@ export class AlertRules {
       if (rule) rules.push(rule);
     }
     this.byAccount.set(account, rules);
-    this.generation++;
+    this.reloadedDuringLoad?.add(account);
   }
 
   forAccount(account: string): ViewRule[] {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { ConfigDatabase, ConfigKysely } from '../config/db/open.js';
 import type { ConfigTables } from '../config/db/tables.js';
+import { FIRST_ORGANISATION_LOCK } from '../config/accounts.js';
 
 /**
  * Copies every row of an embedded configuration (SQLite) into a cluster's (PostgreSQL), ids
@@ -66,7 +67,10 @@ export async function copyConfiguration(source: ConfigKysely, target: ConfigData
   const from = source as unknown as Kysely<any>;
   return target.db.transaction().execute(async (transaction) => {
     const to = transaction as unknown as Kysely<any>;
-    // Held to the end: a node that starts meanwhile waits, then sees the copied organisations.
+    // Held to the end. A node that starts meanwhile takes the same lock before it looks for
+    // organisations (Accounts.createFirstAccount), so it waits, then sees the copied ones; the
+    // table lock keeps other writers out too.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${FIRST_ORGANISATION_LOCK}, 0))`.execute(to);
     await sql`LOCK TABLE accounts IN EXCLUSIVE MODE`.execute(to);
     const accounts = await countAccounts(transaction);
     if (accounts > 0) throw new TargetInUse(targetInUseMessage(accounts));

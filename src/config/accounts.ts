@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ConfigDialect, ConfigKysely } from './db/open.js';
+import { type ConfigDialect, type ConfigKysely, onPostgres } from './db/open.js';
 import { preparedQuery } from './db/prepared.js';
 import { hashKey, newId, newSecretKey } from './ids.js';
 
@@ -36,6 +36,9 @@ export interface AccountSummary {
   /** Days its lines are kept when set for this organisation; null follows the server's default. */
   retentionDays: number | null;
 }
+
+/** The PostgreSQL advisory lock that whoever creates the first organisation holds (copy-to-cluster too). */
+export const FIRST_ORGANISATION_LOCK = 'logstead:first-organisation';
 
 /** The longest retention an organisation may have: about ten years. */
 export const MAX_RETENTION_DAYS = 3650;
@@ -120,7 +123,8 @@ export class Accounts {
       const taken = await trx
         .selectFrom('accounts')
         .select('account')
-        .where(sql`lower(name)`, '=', trimmed.toLowerCase())
+        // Both sides lowered by the database, so they agree on what lower case is (SQLite lowers ASCII only).
+        .where(sql`lower(name)`, '=', sql`lower(${trimmed})`)
         .executeTakeFirst();
       if (taken) throw new AccountError(`An organisation named "${trimmed}" already exists (account ${taken.account}).`);
       const account = newId();
@@ -141,7 +145,7 @@ export class Accounts {
    */
   async createFirstAccount(name: string, dialect: ConfigDialect): Promise<NewAccount | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended('logstead:first-organisation', 0))`.execute(trx);
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${FIRST_ORGANISATION_LOCK}, 0))`.execute(trx);
       const existing = await trx.selectFrom('accounts').select('account').limit(1).executeTakeFirst();
       if (existing) return null;
       const account = newId();
@@ -218,16 +222,25 @@ export class Accounts {
     return row?.id;
   }
 
-  /** Revokes one of an account's keys by id. */
-  async revokeAccountKey(account: string, id: string): Promise<boolean> {
-    const owned = await this.db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('account', '=', account)
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return owned !== undefined && this.revokeById(id);
+  /**
+   * Revokes one of an account's keys by id: 'revoked', or 'missing' when the account has no such
+   * live key. With `presentedKeyId` (the key authorising the request), refuses with 'last' to
+   * revoke that key when it is the organisation's last service key. The check and the revocation
+   * are one transaction holding the organisation's service keys, so two keys revoking each other
+   * at once cannot leave it with none.
+   */
+  async revokeAccountKey(account: string, id: string, presentedKeyId?: string): Promise<'revoked' | 'missing' | 'last'> {
+    return this.db.transaction().execute(async (trx) => {
+      let live = trx.selectFrom('api_keys').select(['id', 'type']).where('account', '=', account).where('revoked_at', 'is', null);
+      // SQLite writes one transaction at a time; PostgreSQL needs the rows locked.
+      if (onPostgres(trx)) live = live.forUpdate();
+      const keys = await live.execute();
+      if (!keys.some((key) => key.id === id)) return 'missing';
+      if (id === presentedKeyId && keys.filter((key) => key.type === 'service').length === 1) return 'last';
+      await trx.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).execute();
+      await trx.deleteFrom('sessions').where('key_id', '=', id).execute();
+      return 'revoked';
+    });
   }
 
   /** Deactivating signs out every viewer session of the organisation; its keys stop working at once. */

@@ -55,12 +55,23 @@ export class Categories {
       const deleted = await trx.deleteFrom('categories').where('account', '=', account).where('type', '=', type).where('id', '=', id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) && type === 'views') {
         // The ids are a JSON array in a text column; it is rewritten here rather than in SQL, which
-        // spells JSON functions differently in each dialect.
-        const views = await trx.selectFrom('views').select(['viewid', 'category_ids']).where('account', '=', account).execute();
-        for (const view of views) {
-          const ids = JSON.parse(view.category_ids) as string[];
-          if (!ids.includes(id)) continue;
-          await trx.updateTable('views').set({ category_ids: JSON.stringify(ids.filter((other) => other !== id)) }).where('viewid', '=', view.viewid).execute();
+        // spells JSON functions differently in each dialect. Each view is written only if it still
+        // holds what was read, and read again if not, so a view saved meanwhile keeps its changes.
+        for (let round = 0; round < 5; round++) {
+          const views = await trx.selectFrom('views').select(['viewid', 'category_ids']).where('account', '=', account).execute();
+          let raced = false;
+          for (const view of views) {
+            const ids = JSON.parse(view.category_ids) as string[];
+            if (!ids.includes(id)) continue;
+            const written = await trx
+              .updateTable('views')
+              .set({ category_ids: JSON.stringify(ids.filter((other) => other !== id)) })
+              .where('viewid', '=', view.viewid)
+              .where('category_ids', '=', view.category_ids)
+              .executeTakeFirst();
+            if (Number(written.numUpdatedRows) === 0) raced = true;
+          }
+          if (!raced) break;
         }
       }
       return Number(deleted.numDeletedRows) > 0;

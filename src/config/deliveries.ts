@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DeliveryLogEntry } from '../wire/types.js';
 import type { ConfigDialect, ConfigKysely } from './db/open.js';
 
@@ -14,6 +15,8 @@ export interface ClaimedDelivery {
   id: number;
   message: string;
   attempts: number;
+  /** This claim's token: recording the outcome or renewing the claim needs it. */
+  token: string;
 }
 
 export interface AttemptOutcome {
@@ -76,23 +79,24 @@ export class Deliveries {
       if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
       const rows = await due.execute();
       if (rows.length === 0) return [];
+      const token = randomUUID();
       await trx
         .updateTable('deliveries')
-        .set({ claimed_until: now + leaseMs, claimed_by: this.node })
+        .set({ claimed_until: now + leaseMs, claimed_by: this.node, claim_token: token })
         .where(
           'id',
           'in',
           rows.map((row) => row.id),
         )
         .execute();
-      return rows.map((row) => ({ id: Number(row.id), message: row.message, attempts: Number(row.attempts) }));
+      return rows.map((row) => ({ id: Number(row.id), message: row.message, attempts: Number(row.attempts), token }));
     });
   }
 
-  /** Keeps this node's claims on deliveries it is still sending. */
-  async extendClaims(ids: number[], until: number): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.updateTable('deliveries').set({ claimed_until: until }).where('id', 'in', ids).where('claimed_by', '=', this.node).where('status', '=', 'pending').execute();
+  /** Keeps this node's claims (by their tokens) on deliveries it is still sending. */
+  async extendClaims(tokens: string[], until: number): Promise<void> {
+    if (tokens.length === 0) return;
+    await this.db.updateTable('deliveries').set({ claimed_until: until }).where('claim_token', 'in', [...new Set(tokens)]).where('status', '=', 'pending').execute();
   }
 
   /** When the next pending delivery falls due (its retry time, or the end of its claim), if any. */
@@ -108,18 +112,25 @@ export class Deliveries {
     return Math.min(...rows.map((row) => Math.max(Number(row.next_attempt_at), Number(row.claimed_until ?? 0))));
   }
 
-  /** Records an attempt and the delivery's new state, and releases the claim. */
-  async recordAttempt(id: number, attempt: AttemptOutcome): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /**
+   * Records an attempt and the delivery's new state, and releases the claim. Returns false, and
+   * records nothing, when the claim is no longer this one's (it ran out and another node took the
+   * delivery): that node's outcome is the one that counts.
+   */
+  async recordAttempt(id: number, token: string, attempt: AttemptOutcome): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('deliveries')
+        .set({ status: attempt.status, attempts: attempt.attempts, next_attempt_at: attempt.nextAttemptAt, updated_at: attempt.at, claimed_until: null, claimed_by: null, claim_token: null })
+        .where('id', '=', id)
+        .where('claim_token', '=', token)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
       await trx
         .insertInto('delivery_attempts')
         .values({ delivery_id: id, at: attempt.at, outcome: attempt.outcome, detail: attempt.detail, status_code: attempt.statusCode })
         .execute();
-      await trx
-        .updateTable('deliveries')
-        .set({ status: attempt.status, attempts: attempt.attempts, next_attempt_at: attempt.nextAttemptAt, updated_at: attempt.at, claimed_until: null, claimed_by: null })
-        .where('id', '=', id)
-        .execute();
+      return true;
     });
   }
 

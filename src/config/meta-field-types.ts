@@ -37,15 +37,19 @@ export class MetaFieldTypes {
    */
   async register(account: string, fields: Map<string, string>, day: string): Promise<Map<string, string>> {
     if (fields.size === 0) return new Map();
+    // Sorted: two nodes inserting the same new paths lock them in the same order, so neither waits
+    // on the other's (a deadlock on PostgreSQL).
+    const paths = [...fields.keys()].sort();
     return this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('meta_field_types')
-        .values([...fields].map(([path, type]) => ({ account, path, type, first_day: day })))
-        .onConflict((conflict) => conflict.columns(['account', 'path']).doNothing())
-        .execute();
-      const held = new Map<string, string>();
-      const paths = [...fields.keys()];
       // In slices: SQLite allows a limited number of bound values per statement.
+      for (let i = 0; i < paths.length; i += 500) {
+        await trx
+          .insertInto('meta_field_types')
+          .values(paths.slice(i, i + 500).map((path) => ({ account, path, type: fields.get(path)!, first_day: day })))
+          .onConflict((conflict) => conflict.columns(['account', 'path']).doNothing())
+          .execute();
+      }
+      const held = new Map<string, string>();
       for (let i = 0; i < paths.length; i += 500) {
         const rows = await trx
           .selectFrom('meta_field_types')

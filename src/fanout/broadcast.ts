@@ -5,7 +5,8 @@
 export interface Broadcast {
   /** This node's id; it does not hear its own messages back. */
   readonly node: string;
-  publish(channel: string, message: string): Promise<void>;
+  /** Resolves false when the message was dropped (too many waiting to be sent). */
+  publish(channel: string, message: string): Promise<boolean>;
   subscribe(channel: string, handler: (message: string) => void): void;
   close(): Promise<void>;
 }

@@ -11,6 +11,10 @@ const PART_CHARS = 1800;
 /** Parts of a message still missing after this long are given up (their sender died mid-way). */
 const REASSEMBLY_MS = 10_000;
 const RECONNECT_MS = 1000;
+/** The most parts one message may have (about 1.8 MB): a payload claiming more is not ours. */
+const MAX_PARTS = 1000;
+/** Publishes waiting for the pool: past this, new ones are dropped (live tail is best effort). */
+const MAX_PENDING_PUBLISHES = 64;
 
 /**
  * The broadcast over PostgreSQL's LISTEN/NOTIFY, on the server the nodes already share for their
@@ -26,6 +30,8 @@ export class PostgresBroadcast implements Broadcast {
   private readonly partial = new Map<string, { parts: string[]; got: number; started: number }>();
   private closed = false;
   private reconnect: NodeJS.Timeout | undefined;
+  private pending = 0;
+  private onError: (error: unknown) => void = () => {};
 
   private constructor(private readonly url: string) {
     this.pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -34,6 +40,7 @@ export class PostgresBroadcast implements Broadcast {
 
   static async open(url: string, onError: (error: unknown) => void): Promise<PostgresBroadcast> {
     const broadcast = new PostgresBroadcast(url);
+    broadcast.onError = onError;
     await broadcast.listen(onError);
     return broadcast;
   }
@@ -66,17 +73,26 @@ export class PostgresBroadcast implements Broadcast {
     void this.listener?.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
   }
 
-  async publish(channel: string, message: string): Promise<void> {
+  /** Resolves false when the message was dropped because too many wait already. */
+  async publish(channel: string, message: string): Promise<boolean> {
+    if (this.pending >= MAX_PENDING_PUBLISHES) return false;
     const id = randomUUID();
-    const count = Math.max(1, Math.ceil(message.length / PART_CHARS));
-    const parts = Array.from({ length: count }, (_, index) => `${this.node}|${id}|${index}|${count}|${message.slice(index * PART_CHARS, (index + 1) * PART_CHARS)}`);
-    await this.pool.query('SELECT pg_notify($1, part) FROM unnest($2::text[]) WITH ORDINALITY AS p(part, n) ORDER BY n', [channel, parts]);
+    const pieces = split(message);
+    const parts = pieces.map((piece, index) => `${this.node}|${id}|${index}|${pieces.length}|${piece}`);
+    this.pending++;
+    try {
+      await this.pool.query('SELECT pg_notify($1, part) FROM unnest($2::text[]) WITH ORDINALITY AS p(part, n) ORDER BY n', [channel, parts]);
+    } finally {
+      this.pending--;
+    }
+    return true;
   }
 
   private receive(channel: string, payload: string): void {
     const fields = /^([^|]*)\|([^|]*)\|(\d+)\|(\d+)\|/.exec(payload);
     if (!fields || fields[1] === this.node) return;
     const [header, , id, index, count] = fields;
+    if (Number(count) < 1 || Number(count) > MAX_PARTS || Number(index) >= Number(count)) return;
     const body = payload.slice(header.length);
     let message: string | undefined;
     if (count === '1') {
@@ -94,7 +110,14 @@ export class PostgresBroadcast implements Broadcast {
       }
     }
     if (message === undefined) return;
-    for (const handler of this.handlers.get(channel) ?? []) handler(message);
+    for (const handler of this.handlers.get(channel) ?? []) {
+      // A handler's failure must not escape into the connection's data event, which would end the process.
+      try {
+        handler(message);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -105,4 +128,17 @@ export class PostgresBroadcast implements Broadcast {
     await listener?.end().catch(() => {});
     await this.pool.end();
   }
+}
+
+/** A message in parts of at most PART_CHARS, never splitting a character's surrogate pair. */
+function split(message: string): string[] {
+  const parts: string[] = [];
+  for (let start = 0; start < message.length || parts.length === 0; ) {
+    let end = Math.min(message.length, start + PART_CHARS);
+    const last = message.charCodeAt(end - 1);
+    if (end < message.length && last >= 0xd800 && last <= 0xdbff) end--;
+    parts.push(message.slice(start, end));
+    start = end;
+  }
+  return parts;
 }

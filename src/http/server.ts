@@ -26,6 +26,14 @@ function toApiError(error: FastifyError, isIngest: boolean): ApiError {
   return errors.internal();
 }
 
+/** Whether a string anywhere in a parsed JSON value, keys included, contains NUL. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+  return false;
+}
+
 /** Whether a logger writes debug lines (pino loggers say so; fastify's type does not show it). */
 const debugEnabled = (log: FastifyBaseLogger) => (log as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('debug') === true;
 
@@ -60,11 +68,15 @@ export function createHttpServer(logLevel: string, logStream?: Writable, trustPr
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(body as string));
+      parsed = JSON.parse(body as string);
     } catch {
-      done(errors.invalidParameter('The request body is not valid JSON.'), undefined);
+      return done(errors.invalidParameter('The request body is not valid JSON.'), undefined);
     }
+    // Names and settings are kept as text, which PostgreSQL cannot hold with NUL in it.
+    if (/\\u0000/i.test(body as string) && holdsNul(parsed)) return done(errors.invalidParameter('The request body holds a NUL character (\\u0000), which no name or setting may contain.'), undefined);
+    done(null, parsed);
   });
   // Callback hooks: they run on every ingest request, and need no promise.
   app.addHook('onRequest', (request, reply, done) => {

@@ -106,3 +106,14 @@ test(
   }
   },
 );
+
+test('a NUL in a meta key names its field with U+FFFD, in both databases', async () => {
+  const setup = await registries({ maxNewFieldsPerDay: 500 });
+  try {
+    assert.equal(await admit(setup.registry, 'org', { 'a\u0000b': 1 }), 'indexed');
+    assert.equal(await admit(setup.registry, 'org', { 'a\u0000b': 'text' }), 'typeConflict');
+    assert.deepEqual((await setup.registry.fields('org')).map((field) => field.path), ['a\ufffdb']);
+  } finally {
+    await setup.close();
+  }
+});

@@ -13,10 +13,14 @@ function typeOf(value: unknown): MetaType | null {
   return null;
 }
 
-/** Every leaf path of a meta object with its type, e.g. ["user.id", "number"]. */
+/**
+ * Every leaf path of a meta object with its type, e.g. ["user.id", "number"]. A NUL in a key is
+ * recorded as U+FFFD: PostgreSQL's text cannot hold NUL, and the path only names the field's type.
+ */
 export function metaFieldTypes(meta: Record<string, unknown>, prefix = '', depth = 1): Array<[string, MetaType]> {
   const out: Array<[string, MetaType]> = [];
-  for (const [key, value] of Object.entries(meta)) {
+  for (const [rawKey, value] of Object.entries(meta)) {
+    const key = rawKey.includes('\u0000') ? rawKey.replaceAll('\u0000', '\ufffd') : rawKey;
     const path = prefix ? `${prefix}.${key}` : key;
     const type = typeOf(value);
     if (type === null) continue;

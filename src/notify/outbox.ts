@@ -36,7 +36,8 @@ const POLL_MS = 1000;
  * lease before it is sent, so it is sent once, and again only if its node died mid-way.
  */
 export class Outbox {
-  private readonly inFlight = new Set<number>();
+  /** Deliveries being sent here, with the token of this node's claim on each. */
+  private readonly inFlight = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private kicking: Promise<void> | undefined;
@@ -64,7 +65,7 @@ export class Outbox {
   start(): void {
     this.stopped = false;
     this.renewal = setInterval(() => {
-      this.deliveries.extendClaims([...this.inFlight], this.now() + CLAIM_MS).catch(() => {
+      this.deliveries.extendClaims([...this.inFlight.values()], this.now() + CLAIM_MS).catch(() => {
         // The database did not answer: the claims last until the next renewal does.
       });
     }, CLAIM_MS / 3);
@@ -113,18 +114,23 @@ export class Outbox {
     if (room > 0) {
       for (const row of await this.deliveries.claimDue(now, room, CLAIM_MS)) {
         if (this.stopped) break;
-        void this.attempt(row.id, JSON.parse(row.message), row.attempts);
+        void this.attempt(row.id, row.token, JSON.parse(row.message), row.attempts);
       }
     }
-    if (this.stopped) return;
+    // Every slot busy: the send that ends first kicks again, so no short timer is needed.
+    if (this.stopped || this.inFlight.size >= CONCURRENCY) {
+      if (!this.stopped) this.timer = setTimeout(() => this.kick(), POLL_MS);
+      this.timer?.unref();
+      return;
+    }
     const next = await this.deliveries.nextDueAt();
     const wait = next === null ? POLL_MS : Math.min(POLL_MS, Math.max(10, next - now));
     this.timer = setTimeout(() => this.kick(), wait);
     this.timer.unref();
   }
 
-  private async attempt(id: number, message: DeliveryMessage, attempts: number): Promise<void> {
-    this.inFlight.add(id);
+  private async attempt(id: number, token: string, message: DeliveryMessage, attempts: number): Promise<void> {
+    this.inFlight.set(id, token);
     try {
       let result: SendResult;
       try {
@@ -137,7 +143,7 @@ export class Outbox {
       const giveUp = !result.ok && (!result.retry || tried >= this.options.maxAttempts);
       const delay = Math.min(MAX_DELAY_MS, this.options.retryBaseMs * 2 ** (tried - 1));
       try {
-        await this.deliveries.recordAttempt(id, {
+        const recorded = await this.deliveries.recordAttempt(id, token, {
           at: now,
           outcome: result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed',
           detail: result.detail,
@@ -146,6 +152,8 @@ export class Outbox {
           attempts: tried,
           nextAttemptAt: now + delay,
         });
+        // The claim ran out while this send went on and another node took it over.
+        if (!recorded) return;
       } catch (error) {
         // Sent, but not recorded: the claim runs out and the delivery is sent again (at least once).
         this.options.failed?.(error);

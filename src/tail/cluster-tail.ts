@@ -6,7 +6,8 @@ import type { StoredLine } from '../store/types.js';
 import { MAX_LINES_PER_SECOND, type TailHub, type TailRelay } from './hub.js';
 
 const INTEREST = 'logstead_tail_interest';
-const LINES = 'logstead_tail_lines';
+/** Each node hears only the lines sent to it: its own channel, named after its id. */
+const linesFor = (node: string) => `logstead_tail_${node.replaceAll('-', '')}`;
 /** Nodes say which tails they hold this often, and forget another node's after three silences. */
 const ANNOUNCE_MS = 5000;
 const FORGET_MS = 3 * ANNOUNCE_MS;
@@ -45,9 +46,9 @@ export class ClusterTail implements TailRelay {
 
   start(): void {
     this.broadcast.subscribe(INTEREST, (text) => this.heard(JSON.parse(text) as Interest));
-    this.broadcast.subscribe(LINES, (text) => {
-      const message = JSON.parse(text) as { to: string; tail: string; records: Array<Record<string, unknown>>; skipped: number };
-      if (message.to === this.broadcast.node) this.hub.deliverTo(message.tail, message.records, message.skipped);
+    this.broadcast.subscribe(linesFor(this.broadcast.node), (text) => {
+      const message = JSON.parse(text) as { tail: string; records: Array<Record<string, unknown>>; skipped: number };
+      this.hub.deliverTo(message.tail, message.records, message.skipped);
     });
     this.hub.relay = this;
     this.announce(true);
@@ -71,7 +72,20 @@ export class ClusterTail implements TailRelay {
 
   private heard(interest: Interest): void {
     const known = this.remote.get(interest.node);
-    const tails = interest.tails.map((tail) => known?.tails.find((other) => other.id === tail.id) ?? { id: tail.id, account: tail.account, matches: lineMatcher(tail.filters), second: 0, sent: 0 });
+    const tails: RemoteTail[] = [];
+    for (const tail of interest.tails) {
+      const kept = known?.tails.find((other) => other.id === tail.id);
+      if (kept) {
+        tails.push(kept);
+        continue;
+      }
+      try {
+        tails.push({ id: tail.id, account: tail.account, matches: lineMatcher(tail.filters), second: 0, sent: 0 });
+      } catch (error) {
+        // A filter this node cannot compile (another version's search language): that tail gets nothing from here.
+        this.onError(error);
+      }
+    }
     this.remote.set(interest.node, { seen: Date.now(), tails });
     if (interest.ask) this.announce(false);
   }
@@ -95,8 +109,8 @@ export class ClusterTail implements TailRelay {
         const room = Math.max(0, MAX_LINES_PER_SECOND - tail.sent);
         const sent = matched.length > room ? spread(matched, room) : matched;
         tail.sent += sent.length;
-        const message = { to: node, tail: tail.id, records: sent.map(sharedExportRecord), skipped: matched.length - sent.length };
-        this.broadcast.publish(LINES, JSON.stringify(message)).catch(this.onError);
+        const message = { tail: tail.id, records: sent.map(sharedExportRecord), skipped: matched.length - sent.length };
+        this.broadcast.publish(linesFor(node), JSON.stringify(message)).catch(this.onError);
       }
     }
   }

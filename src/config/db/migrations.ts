@@ -152,19 +152,20 @@ const schema: Step = ({ serial, ms }) => [
 const sharedByNodes: Step = ({ serial, ms, bytes }) => [
   `ALTER TABLE deliveries ADD COLUMN claimed_until ${ms}`,
   `ALTER TABLE deliveries ADD COLUMN claimed_by INTEGER`,
-  `CREATE TABLE secrets (
+  `ALTER TABLE deliveries ADD COLUMN claim_token TEXT`,
+  `CREATE TABLE IF NOT EXISTS secrets (
      name  TEXT PRIMARY KEY,
      value TEXT NOT NULL
    )`,
-  `CREATE TABLE export_files (
+  `CREATE TABLE IF NOT EXISTS export_files (
      id         TEXT PRIMARY KEY,
      account    TEXT NOT NULL,
      content    ${bytes} NOT NULL,
      created_at ${ms} NOT NULL,
      expires_at ${ms} NOT NULL
    )`,
-  `CREATE INDEX export_files_by_expiry ON export_files(expires_at)`,
-  `CREATE TABLE node_starts (
+  `CREATE INDEX IF NOT EXISTS export_files_by_expiry ON export_files(expires_at)`,
+  `CREATE TABLE IF NOT EXISTS node_starts (
      id         ${serial},
      started_at ${ms} NOT NULL
    )`,
@@ -178,13 +179,29 @@ const steps: Record<string, Step> = {
 /** The migration names this build knows, in order: a database that recorded others is newer. */
 export const CONFIG_MIGRATIONS = Object.keys(steps);
 
+/**
+ * Whether an `ALTER TABLE t ADD COLUMN c` has already been applied. SQLite runs a step's statements
+ * one by one (Kysely does not wrap its DDL in a transaction), so a step cut short is run again at
+ * the next start; its CREATEs say IF NOT EXISTS, and this covers the column additions, which SQLite
+ * cannot say that of. PostgreSQL runs each step in one transaction.
+ */
+async function columnExists(db: Kysely<any>, statement: string): Promise<boolean> {
+  const match = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement.trim());
+  if (!match) return false;
+  const found = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${match[1]}) WHERE name = ${match[2]}`.execute(db);
+  return found.rows.length > 0;
+}
+
 export function configMigrations(dialect: ConfigDialect): MigrationProvider {
   const words = WORDS[dialect];
   const migrations: Record<string, Migration> = {};
   for (const [name, step] of Object.entries(steps)) {
     migrations[name] = {
       async up(db: Kysely<any>) {
-        for (const statement of step(words)) await sql.raw(statement).execute(db);
+        for (const statement of step(words)) {
+          if (dialect === 'sqlite' && (await columnExists(db, statement))) continue;
+          await sql.raw(statement).execute(db);
+        }
       },
     };
   }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
-import { finishLegacySteps } from './legacy-sqlite-migrations.js';
+import { LEGACY_SQLITE_VERSION, finishLegacySteps } from './legacy-sqlite-migrations.js';
 import { CONFIG_MIGRATIONS, configMigrations } from './migrations.js';
 import type { ConfigDialect, ConfigTables } from './tables.js';
 
@@ -31,6 +31,9 @@ export interface ConfigLocation {
   databaseUrl?: string;
 }
 
+/** Whether a configuration database (or a transaction on it) is PostgreSQL, for what only it needs: row locks. */
+export const onPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
 /** Opens the configuration database and brings it to this build's schema; says which migrations it applied. */
 export async function openConfigDatabase(location: ConfigLocation): Promise<{ database: ConfigDatabase; applied: string[] }> {
   const database = location.databaseUrl ? openPostgres(location.databaseUrl) : openSqlite(location.dataDir);
@@ -50,7 +53,12 @@ function openSqlite(dataDir: string): ConfigDatabase {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  finishLegacySteps(sqlite);
+  try {
+    finishLegacySteps(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   const db = new Kysely<ConfigTables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
@@ -98,6 +106,11 @@ async function migrate(database: ConfigDatabase): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider: configMigrations(database.dialect) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  // A new embedded file says it has the legacy steps' schema too (step 1 is that schema), so a
+  // release from before Kysely, opening it after a downgrade, takes it as its own and not as empty.
+  if (database.sqlite && (database.sqlite.pragma('user_version', { simple: true }) as number) === 0) {
+    database.sqlite.pragma(`user_version = ${LEGACY_SQLITE_VERSION}`);
+  }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 

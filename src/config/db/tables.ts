@@ -98,6 +98,8 @@ export interface ConfigTables {
     claimed_until: number | null;
     /** The slot of the node that holds the claim (see node_starts). */
     claimed_by: number | null;
+    /** Names one claim: only its holder may record the outcome or renew it. */
+    claim_token: string | null;
   };
   delivery_attempts: {
     id: Generated<number>;

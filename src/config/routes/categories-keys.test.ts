@@ -108,6 +108,27 @@ describe('keys', () => {
     assert.equal((await call('GET', '/v1/config/keys', undefined, spare.json.key)).status, 200);
   });
 
+  test('two service keys revoking each other at once leave the organisation one of them', async () => {
+    const org = await server.createOrg('pair');
+    const [first] = (await call('GET', '/v1/config/keys?type=service', undefined, org.serviceKey)).json;
+    const second = (await call('POST', '/v1/config/keys?type=service', {}, org.serviceKey)).json;
+    assert.equal((await call('GET', '/v1/config/keys?type=service', undefined, org.serviceKey)).json.length, 2);
+    const answers = await Promise.all([
+      call('DELETE', `/v1/config/keys/${first.id}`, undefined, org.serviceKey),
+      call('DELETE', `/v1/config/keys/${second.id}`, undefined, second.key),
+    ]);
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409], 'one revoked itself, the other was then the last');
+    const survivor = answers[0].status === 409 ? org.serviceKey : second.key;
+    assert.equal((await call('GET', '/v1/config/keys?type=service', undefined, survivor)).json.length, 1);
+  });
+
+  test('names holding a NUL character are refused with a 400, not stored', async () => {
+    const refused = await call('POST', '/v1/config/categories/views', { name: 'bad\u0000name' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.json.error, /NUL character/);
+    assert.ok(!(await call('GET', '/v1/config/categories/views')).json.some((category: { name: string }) => category.name.startsWith('bad')));
+  });
+
   test("keys of another organisation can be neither seen nor deleted", async () => {
     const other = await server.createOrg('neighbour');
     const theirs = (await call('GET', '/v1/config/keys', undefined, other.serviceKey)).json;

@@ -52,14 +52,13 @@ export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise
 
   app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
     const account = await auth.account(request);
-    const key = await accounts.getKey(account, request.params.id);
-    if (!key) throw errors.notFound();
     const presented = presentedKeys(request, { header: 'servicekey', query: 'servicekey' })[0];
     const ownKey = presented === undefined ? undefined : await accounts.keyIdFor(presented);
-    if (key.id === ownKey && (await accounts.listKeys(account, 'service')).length === 1) {
+    const outcome = await accounts.revokeAccountKey(account, request.params.id, ownKey);
+    if (outcome === 'missing') throw errors.notFound();
+    if (outcome === 'last') {
       throw errors.conflict('This is the last service key of the organisation and the one authorising this request; create another first.');
     }
-    await accounts.revokeAccountKey(account, key.id);
     return { deleted: true };
   });
 }

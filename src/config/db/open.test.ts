@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { LEGACY_SQLITE_VERSION } from './legacy-sqlite-migrations.js';
+import { CONFIG_FILE, openConfigDatabase } from './open.js';
+
+test('a new embedded configuration says it has the legacy schema, so an older release would open it', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
+  try {
+    const { database, applied } = await openConfigDatabase({ dataDir });
+    assert.deepEqual(applied, ['0001_schema', '0002_shared_by_nodes']);
+    assert.equal(database.sqlite!.pragma('user_version', { simple: true }), LEGACY_SQLITE_VERSION);
+    await database.close();
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a step cut short on SQLite (its column added, the step not recorded) is finished at the next start', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
+  try {
+    const first = await openConfigDatabase({ dataDir });
+    await sql`DELETE FROM kysely_migration WHERE name = '0002_shared_by_nodes'`.execute(first.database.db);
+    await sql`DROP TABLE node_starts`.execute(first.database.db);
+    await first.database.close();
+    const again = await openConfigDatabase({ dataDir });
+    assert.deepEqual(again.applied, ['0002_shared_by_nodes']);
+    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM node_starts`.execute(again.database.db)).rows[0].n, 0);
+    await again.database.close();
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('an embedded configuration from before Kysely (legacy step 5) is brought up to date, its rows kept', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
+  try {
+    // The schema a release at legacy step 5 left: made by this build's legacy steps, stopped there.
+    const legacy = new Database(path.join(dataDir, CONFIG_FILE));
+    legacy.exec(`CREATE TABLE accounts (account TEXT PRIMARY KEY, name TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1, created_at TEXT NOT NULL);
+      CREATE TABLE api_keys (id TEXT PRIMARY KEY, account TEXT NOT NULL REFERENCES accounts(account), type TEXT NOT NULL CHECK (type IN ('ingestion', 'service')),
+        name TEXT NOT NULL DEFAULT '', key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, revoked_at TEXT);
+      CREATE TABLE meta_field_types (account TEXT NOT NULL, path TEXT NOT NULL, type TEXT NOT NULL, PRIMARY KEY (account, path)) WITHOUT ROWID;
+      CREATE TABLE categories (id TEXT PRIMARY KEY, account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL, created_at TEXT NOT NULL);
+      CREATE TABLE presets (presetid TEXT PRIMARY KEY, account TEXT NOT NULL, name TEXT NOT NULL, channels TEXT NOT NULL, created_at TEXT NOT NULL, modified_at TEXT NOT NULL);
+      CREATE TABLE views (viewid TEXT PRIMARY KEY, account TEXT NOT NULL, name TEXT NOT NULL, filters TEXT NOT NULL, category_ids TEXT NOT NULL, presetid TEXT, channels TEXT NOT NULL, created_at TEXT NOT NULL, modified_at TEXT NOT NULL);
+      CREATE TABLE alert_windows (viewid TEXT NOT NULL, alertid TEXT NOT NULL, account TEXT NOT NULL, window_start INTEGER NOT NULL, count INTEGER NOT NULL, fired_immediate INTEGER NOT NULL DEFAULT 0, samples TEXT NOT NULL DEFAULT '[]', PRIMARY KEY (viewid, alertid)) WITHOUT ROWID;
+      CREATE TABLE view_activity (viewid TEXT PRIMARY KEY, account TEXT NOT NULL, last_line_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE alert_fires (id INTEGER PRIMARY KEY, account TEXT NOT NULL, viewid TEXT NOT NULL, alertid TEXT NOT NULL, window_start INTEGER NOT NULL, kind TEXT NOT NULL, matches INTEGER NOT NULL, fired_at INTEGER NOT NULL, UNIQUE (viewid, alertid, window_start));
+      CREATE TABLE deliveries (id INTEGER PRIMARY KEY, account TEXT NOT NULL, fire_id INTEGER, integration TEXT NOT NULL, target TEXT NOT NULL, message TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE delivery_attempts (id INTEGER PRIMARY KEY, delivery_id INTEGER NOT NULL, at INTEGER NOT NULL, outcome TEXT NOT NULL, detail TEXT NOT NULL);
+      CREATE TABLE sessions (id_hash TEXT PRIMARY KEY, account TEXT NOT NULL, key_id TEXT NOT NULL DEFAULT '', csrf TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO accounts VALUES ('a1', 'Old', 1, '2026-01-01T00:00:00.000Z');
+      INSERT INTO meta_field_types VALUES ('a1', 'user', 'string');
+      PRAGMA user_version = 5;`);
+    legacy.close();
+    const { database, applied } = await openConfigDatabase({ dataDir });
+    assert.deepEqual(applied, ['0001_schema', '0002_shared_by_nodes']);
+    const account = await database.db.selectFrom('accounts').selectAll().executeTakeFirstOrThrow();
+    assert.deepEqual([account.name, account.retention_days, account.deactivated_at], ['Old', null, null], 'legacy steps 6 and 9 added their columns');
+    assert.deepEqual(await database.db.selectFrom('meta_field_types').selectAll().execute(), [{ account: 'a1', path: 'user', type: 'string', first_day: '' }]);
+    assert.equal(database.sqlite!.pragma('user_version', { simple: true }), LEGACY_SQLITE_VERSION);
+    await database.close();
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
