@@ -12,12 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lineGenerator } from '../lib/synthetic-lines.js';
 import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
 import { cpuSeconds, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { timelineChart } from '../lib/timeline-chart.js';
-import { postIngest } from '../lib/ingest-request.js';
+import { loadBodies, postIngest } from '../lib/ingest-request.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -39,22 +38,6 @@ const WARMUP_MS = options.quick ? 1000 : 3000;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const discardServer = fileURLToPath(new URL('./discard-server.js', import.meta.url));
-
-/** Pre-built request bodies, so the load generator spends its CPU on sending, not on generating. */
-function buildBodies(count: number): { bodies: Buffer[]; hostnames: string[]; rawBytesPerLine: number } {
-  const generator = lineGenerator(7);
-  const now = Date.now();
-  const bodies: Buffer[] = [];
-  const hostnames: string[] = [];
-  let lineBytes = 0;
-  for (let b = 0; b < count; b++) {
-    const lines = Array.from({ length: LINES_PER_BODY }, () => generator.next(now));
-    for (const line of lines) lineBytes += JSON.stringify(line).length;
-    bodies.push(Buffer.from(JSON.stringify({ lines })));
-    hostnames.push(generator.host());
-  }
-  return { bodies, hostnames, rawBytesPerLine: lineBytes / (count * LINES_PER_BODY) };
-}
 
 interface LoadResult {
   linesPerSecond: number;
@@ -134,7 +117,7 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
 }
 
 async function main() {
-  const { bodies, hostnames, rawBytesPerLine } = buildBodies(60);
+  const { bodies, hostnames, rawBytesPerLine } = loadBodies(LINES_PER_BODY, 60);
   console.log(
     `bench/ingest: ${runs} runs × ${seconds}s, ${connections} keep-alive connections, ${LINES_PER_BODY}-line bodies, ` +
       `${rawBytesPerLine.toFixed(0)} raw JSON bytes per line; ${os.cpus().length} cores, Node ${process.version}`,

@@ -20,13 +20,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lineGenerator } from '../lib/synthetic-lines.js';
 import { type Started, startCommand, startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
 import { cpuSeconds, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { LOGS_TABLE } from '../../src/store/tables.js';
 import { summariseProfile } from './profile-summary.js';
-import { postIngest } from '../lib/ingest-request.js';
+import { loadBodies, postIngest } from '../lib/ingest-request.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -50,22 +49,6 @@ const TARGET_LINES_PER_CORE = 150_000;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const discardServer = fileURLToPath(new URL('../ingest/discard-server.js', import.meta.url));
 const standIn = fileURLToPath(new URL('./clickhouse-stand-in.js', import.meta.url));
-
-/** Pre-built request bodies (bench/ingest's), so the load generator spends its CPU on sending. */
-function buildBodies(count: number): { bodies: Buffer[]; hostnames: string[]; rawBytesPerLine: number } {
-  const generator = lineGenerator(7);
-  const now = Date.now();
-  const bodies: Buffer[] = [];
-  const hostnames: string[] = [];
-  let lineBytes = 0;
-  for (let b = 0; b < count; b++) {
-    const lines = Array.from({ length: LINES_PER_BODY }, () => generator.next(now));
-    for (const line of lines) lineBytes += JSON.stringify(line).length;
-    bodies.push(Buffer.from(JSON.stringify({ lines })));
-    hostnames.push(generator.host());
-  }
-  return { bodies, hostnames, rawBytesPerLine: lineBytes / (count * LINES_PER_BODY) };
-}
 
 interface LoadResult {
   linesPerSecond: number;
@@ -219,7 +202,7 @@ async function remoteRun(bodies: Buffer[], hostnames: string[], profileDir?: str
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 async function main() {
-  const { bodies, hostnames, rawBytesPerLine } = buildBodies(60);
+  const { bodies, hostnames, rawBytesPerLine } = loadBodies(LINES_PER_BODY, 60);
   console.log(
     `bench/remote: ${runs} runs × ${seconds}s, ${connections} keep-alive connections, ${LINES_PER_BODY}-line bodies, ` +
       `${rawBytesPerLine.toFixed(0)} raw JSON bytes per line; node → ClickHouse stand-in (chDB over HTTP, own process); ` +
