@@ -130,7 +130,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   await rules.current.load();
   const send = createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks });
   const outbox = new Outbox(
-    new Deliveries(configDb, dialect, nodeSlot),
+    new Deliveries(configDb, nodeSlot),
     send,
     {
       retryBaseMs: settings.deliveryRetryBaseMs,
@@ -141,10 +141,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   );
   const activity = alertActivity(metrics);
   const alerts = new AlertEvaluator(
-    new AlertState(configDb, dialect),
+    new AlertState(configDb),
     rules.current,
     async (event, trx) => {
-      await outbox.enqueue(trx, event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl }));
+      await outbox.enqueue(event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl }), trx);
     },
     options.now,
     {
@@ -213,7 +213,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       }
     },
   });
-  const emailExports = await EmailExports.open(store, outbox, sharedFiles, configDb, {
+  const emailExports = await EmailExports.open(store, outbox, sharedFiles, {
     dataDir: settings.dataDir,
     linkHours: settings.exportLinkHours,
     publicUrl: () => publicUrl,
@@ -246,11 +246,11 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   const url = `http://${host}:${port}`;
   publicUrl = settings.publicUrl ?? url;
   // Only once the server really listens, so the keys are printed with the address that works.
-  const firstStart = await createDefaultOrganisation(accounts, dialect, settings.dataDir, publicUrl);
+  const firstStart = await createDefaultOrganisation(accounts, settings.dataDir, publicUrl);
   if (firstStart) await retentionDays.load();
   // Nodes sharing the configuration share live tail through its PostgreSQL server's NOTIFY.
   const tailError = (error: unknown) => app.log.warn({ err: error }, 'live tail between nodes failed');
-  const broadcast = settings.databaseUrl ? await PostgresBroadcast.open(settings.databaseUrl, tailError) : undefined;
+  const broadcast = shared ? await PostgresBroadcast.open(settings.databaseUrl!, tailError) : undefined;
   const clusterTail = broadcast ? new ClusterTail(broadcast, tail, tailError) : undefined;
   clusterTail?.start();
   outbox.start();

@@ -32,7 +32,7 @@ const T0 = Date.UTC(2026, 10, 22, 12, 0, 0); // on a window boundary for every i
 
 /** A fresh evaluator, as after a restart (or on another node): it keeps nothing but what the database holds. */
 function evaluator() {
-  return new AlertEvaluator(new AlertState(db, database.dialect), rules, async (event) => void fired.push(event), () => clock);
+  return new AlertEvaluator(new AlertState(db), rules, async (event) => void fired.push(event), () => clock);
 }
 
 const count = async (table: 'alert_fires' | 'alert_windows') => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0].n);

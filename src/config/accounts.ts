@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type ConfigDialect, type ConfigKysely, onPostgres } from './db/open.js';
+import { type ConfigKysely, onPostgres } from './db/open.js';
 import { preparedQuery } from './db/prepared.js';
 import { hashKey, newId, newSecretKey } from './ids.js';
 
@@ -127,13 +127,7 @@ export class Accounts {
         .where(sql`lower(name)`, '=', sql`lower(${trimmed})`)
         .executeTakeFirst();
       if (taken) throw new AccountError(`An organisation named "${trimmed}" already exists (account ${taken.account}).`);
-      const account = newId();
-      await trx.insertInto('accounts').values({ account, name: trimmed, active: 1, created_at: new Date().toISOString() }).execute();
-      return {
-        account,
-        ingestionKey: (await insertKey(trx, account, 'ingestion', '')).key,
-        serviceKey: (await insertKey(trx, account, 'service', '')).key,
-      };
+      return insertAccount(trx, trimmed);
     });
     await this.changed();
     return created;
@@ -143,18 +137,11 @@ export class Accounts {
    * Creates the default organisation unless one exists: several nodes starting at once on empty
    * shared stores create exactly one. A lock serialises them on PostgreSQL; SQLite writes one at a time.
    */
-  async createFirstAccount(name: string, dialect: ConfigDialect): Promise<NewAccount | null> {
+  async createFirstAccount(name: string): Promise<NewAccount | null> {
     return this.db.transaction().execute(async (trx) => {
-      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${FIRST_ORGANISATION_LOCK}, 0))`.execute(trx);
+      if (onPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${FIRST_ORGANISATION_LOCK}, 0))`.execute(trx);
       const existing = await trx.selectFrom('accounts').select('account').limit(1).executeTakeFirst();
-      if (existing) return null;
-      const account = newId();
-      await trx.insertInto('accounts').values({ account, name, active: 1, created_at: new Date().toISOString() }).execute();
-      return {
-        account,
-        ingestionKey: (await insertKey(trx, account, 'ingestion', '')).key,
-        serviceKey: (await insertKey(trx, account, 'service', '')).key,
-      };
+      return existing ? null : insertAccount(trx, name);
     });
   }
 
@@ -180,18 +167,8 @@ export class Accounts {
   }
 
   /** Revokes a key and signs out the viewer sessions it opened, in one transaction. */
-  private async revokeById(id: string): Promise<boolean> {
-    const changed = await this.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('api_keys')
-        .set({ revoked_at: new Date().toISOString() })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      await trx.deleteFrom('sessions').where('key_id', '=', id).execute();
-      return Number(result.numUpdatedRows) > 0;
-    });
-    return changed;
+  private revokeById(id: string): Promise<boolean> {
+    return this.db.transaction().execute((trx) => revokeIn(trx, id));
   }
 
   async listKeys(account: string, type?: KeyType): Promise<KeySummary[]> {
@@ -237,8 +214,7 @@ export class Accounts {
       const keys = await live.execute();
       if (!keys.some((key) => key.id === id)) return 'missing';
       if (id === presentedKeyId && keys.filter((key) => key.type === 'service').length === 1) return 'last';
-      await trx.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).execute();
-      await trx.deleteFrom('sessions').where('key_id', '=', id).execute();
+      await revokeIn(trx, id);
       return 'revoked';
     });
   }
@@ -295,6 +271,24 @@ export class Accounts {
     const row = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
   }
+}
+
+/** A new organisation with its first ingestion and service keys. */
+async function insertAccount(db: ConfigKysely, name: string): Promise<NewAccount> {
+  const account = newId();
+  await db.insertInto('accounts').values({ account, name, active: 1, created_at: new Date().toISOString() }).execute();
+  return {
+    account,
+    ingestionKey: (await insertKey(db, account, 'ingestion', '')).key,
+    serviceKey: (await insertKey(db, account, 'service', '')).key,
+  };
+}
+
+/** Revokes a live key and ends the viewer sessions it opened; says whether it was live. */
+async function revokeIn(trx: ConfigKysely, id: string): Promise<boolean> {
+  const result = await trx.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  await trx.deleteFrom('sessions').where('key_id', '=', id).execute();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 async function insertKey(db: ConfigKysely, account: string, type: KeyType, name: string): Promise<NewKey> {

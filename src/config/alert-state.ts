@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ConfigDialect, ConfigKysely } from './db/open.js';
+import { type ConfigKysely, onPostgres } from './db/open.js';
 import type { ConfigTables } from './db/tables.js';
 
 /** One channel's window as stored: the state every node adds its lines to. */
@@ -47,10 +47,7 @@ export interface AlertTransaction {
  * transaction at a time), so concurrent nodes add up rather than overwrite, and one decides.
  */
 export class AlertState {
-  constructor(
-    private readonly db: ConfigKysely,
-    private readonly dialect: ConfigDialect,
-  ) {}
+  constructor(private readonly db: ConfigKysely) {}
 
   /** Every stored window, unlocked: for finding the ones that have ended. */
   async windows(): Promise<AlertWindow[]> {
@@ -66,7 +63,7 @@ export class AlertState {
   /** Runs `work` in one transaction, holding the locks of these channels (by `${viewid}:${alertid}`). */
   async locked<T>(keys: string[], work: (tx: AlertTransaction) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') {
+      if (onPostgres(trx)) {
         // Sorted, so two nodes locking overlapping sets cannot deadlock.
         for (const key of [...new Set(keys)].sort()) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`alert:${key}`}, 0))`.execute(trx);
       }

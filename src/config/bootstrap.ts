@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Accounts, NewAccount } from './accounts.js';
-import type { ConfigDialect } from './db/open.js';
 
 export const CREDENTIALS_FILE = 'initial-credentials.json';
 
@@ -16,8 +15,8 @@ export interface FirstStartCredentials extends NewAccount {
  * starting at once on shared stores create exactly one; only the node that created it writes the
  * file. Returns null when organisations already exist.
  */
-export async function createDefaultOrganisation(accounts: Accounts, dialect: ConfigDialect, dataDir: string, publicUrl: string): Promise<FirstStartCredentials | null> {
-  const created = await accounts.createFirstAccount('default', dialect);
+export async function createDefaultOrganisation(accounts: Accounts, dataDir: string, publicUrl: string): Promise<FirstStartCredentials | null> {
+  const created = await accounts.createFirstAccount('default');
   if (!created) return null;
   const credentials: FirstStartCredentials = { ...created, ingestUrl: `${publicUrl}/logs/ingest`, apiUrl: publicUrl };
   const file = path.join(dataDir, CREDENTIALS_FILE);

@@ -13,11 +13,11 @@ test("a claim that ran out belongs to the node that took the delivery over: the 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-deliveries-'));
   const config = await openTestConfig(dir);
   try {
-    const { db, dialect } = config.database;
+    const { db } = config.database;
     const { account } = await new Accounts(db).createAccount('claims');
-    const nodeA = new Deliveries(db, dialect, 1);
-    const nodeB = new Deliveries(db, dialect, 2);
-    const id = await nodeA.enqueue(db, { account, fireId: null, integration: 'webhook', target: 'http://x', message: '{}' }, 1000);
+    const nodeA = new Deliveries(db, 1);
+    const nodeB = new Deliveries(db, 2);
+    const id = await nodeA.enqueue({ account, fireId: null, integration: 'webhook', target: 'http://x', message: '{}' }, 1000);
 
     const [claimedByA] = await nodeA.claimDue(1000, 4, 30_000);
     assert.equal(claimedByA.id, id);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryLogEntry } from '../wire/types.js';
-import type { ConfigDialect, ConfigKysely } from './db/open.js';
+import { type ConfigKysely, onPostgres } from './db/open.js';
 
 export interface NewDelivery {
   account: string;
@@ -37,13 +37,12 @@ export interface AttemptOutcome {
 export class Deliveries {
   constructor(
     private readonly db: ConfigKysely,
-    private readonly dialect: ConfigDialect,
     /** This node's slot, recorded with its claims so an operator can see who holds one. */
     private readonly node = 0,
   ) {}
 
-  /** Queues a delivery; pass the transaction that decided to send it. */
-  async enqueue(trx: ConfigKysely, delivery: NewDelivery, now: number): Promise<number> {
+  /** Queues a delivery, inside `trx` when given (the transaction that decided to send it). */
+  async enqueue(delivery: NewDelivery, now: number, trx: ConfigKysely = this.db): Promise<number> {
     const row = await trx
       .insertInto('deliveries')
       .values({
@@ -76,7 +75,7 @@ export class Deliveries {
         .orderBy('id')
         .limit(limit);
       // SQLite runs one writing transaction at a time, so its claim needs no row locks.
-      if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      if (onPostgres(trx)) due = due.forUpdate().skipLocked();
       const rows = await due.execute();
       if (rows.length === 0) return [];
       const token = randomUUID();

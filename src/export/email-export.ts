@@ -4,7 +4,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Writable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { ConfigKysely } from '../config/db/open.js';
 import type { SharedFiles } from '../config/shared-files.js';
 import type { Outbox } from '../notify/outbox.js';
 import type { LineFilter, LogStore } from '../store/log-store.js';
@@ -48,17 +47,16 @@ export class EmailExports {
     private readonly store: LogStore,
     private readonly outbox: Outbox,
     private readonly files: SharedFiles,
-    private readonly db: ConfigKysely,
     private readonly secret: Buffer,
     private readonly options: EmailExportsOptions,
   ) {
     this.legacyDir = path.join(options.dataDir, 'exports');
   }
 
-  static async open(store: LogStore, outbox: Outbox, files: SharedFiles, db: ConfigKysely, options: EmailExportsOptions): Promise<EmailExports> {
+  static async open(store: LogStore, outbox: Outbox, files: SharedFiles, options: EmailExportsOptions): Promise<EmailExports> {
     const legacyKey = path.join(options.dataDir, 'export-link.key');
     const secret = await files.secret('export-link', fs.existsSync(legacyKey) ? fs.readFileSync(legacyKey) : undefined);
-    return new EmailExports(store, outbox, files, db, secret, options);
+    return new EmailExports(store, outbox, files, secret, options);
   }
 
   /** Starts an export and returns its id; failures are logged by `onError`. */
@@ -156,7 +154,7 @@ export class EmailExports {
 <p><a href="${link}">Download the export</a> (gzip JSON Lines, valid until ${until}).</p>
 ${attach ? '<p>The file is also attached.</p>' : ''}
 </body></html>`;
-    await this.outbox.enqueue(this.db, request.filter.account, null, {
+    await this.outbox.enqueue(request.filter.account, null, {
       integration: 'email',
       to: [request.email],
       subject: request.subject || `Logstead export: ${lines} lines`,

@@ -31,28 +31,29 @@ export class PostgresBroadcast implements Broadcast {
   private closed = false;
   private reconnect: NodeJS.Timeout | undefined;
   private pending = 0;
-  private onError: (error: unknown) => void = () => {};
 
-  private constructor(private readonly url: string) {
+  private constructor(
+    private readonly url: string,
+    private readonly onError: (error: unknown) => void,
+  ) {
     this.pool = new pg.Pool({ connectionString: url, max: 2 });
     this.pool.on('error', () => {});
   }
 
   static async open(url: string, onError: (error: unknown) => void): Promise<PostgresBroadcast> {
-    const broadcast = new PostgresBroadcast(url);
-    broadcast.onError = onError;
-    await broadcast.listen(onError);
+    const broadcast = new PostgresBroadcast(url, onError);
+    await broadcast.listen();
     return broadcast;
   }
 
-  private async listen(onError: (error: unknown) => void): Promise<void> {
+  private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     const retry = (error: unknown) => {
       if (this.closed || this.listener !== client) return;
-      onError(error);
+      this.onError(error);
       this.listener = undefined;
       client.end().catch(() => {});
-      this.reconnect = setTimeout(() => this.listen(onError).catch(onError), RECONNECT_MS);
+      this.reconnect = setTimeout(() => this.listen().catch(this.onError), RECONNECT_MS);
       this.reconnect.unref();
     };
     client.on('error', retry);

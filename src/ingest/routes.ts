@@ -128,9 +128,10 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const retainedFrom = deps.retainedFrom(account);
     // Already past its organisation's retention (an old replayed or imported line): acknowledged
     // with the rest, as it would be stored and removed at once, but not kept.
-    const kept = pending.filter(({ row }) => row.ts >= retainedFrom);
+    const kept = pending.some(({ row }) => row.ts < retainedFrom) ? pending.filter(({ row }) => row.ts >= retainedFrom) : pending;
     const verdicts = await deps.metaTypes.admitAll(account, kept.map(({ metaObject }) => metaObject));
-    for (const [index, { row }] of kept.entries()) {
+    for (let index = 0; index < kept.length; index++) {
+      const { row } = kept[index];
       const verdict = verdicts[index];
       row.meta_indexed = verdict === 'indexed';
       if (verdict !== null && verdict !== 'indexed') row.meta_note = verdict === 'typeConflict' ? 'type-conflict' : 'daily-cap';

@@ -52,9 +52,9 @@ export class Outbox {
     this.now = options.now ?? Date.now;
   }
 
-  /** Queues a message; pass the transaction that decided to send it (or the database itself). */
-  async enqueue(trx: ConfigKysely, account: string, fireId: number | null, message: DeliveryMessage): Promise<number> {
-    const id = await this.deliveries.enqueue(trx, { account, fireId, integration: message.integration, target: deliveryTarget(message), message: JSON.stringify(message) }, this.now());
+  /** Queues a message, inside `trx` when given (the transaction that decided to send it). */
+  async enqueue(account: string, fireId: number | null, message: DeliveryMessage, trx?: ConfigKysely): Promise<number> {
+    const id = await this.deliveries.enqueue({ account, fireId, integration: message.integration, target: deliveryTarget(message), message: JSON.stringify(message) }, this.now(), trx);
     // After the transaction commits, in the usual case; a kick before that finds nothing and the poll catches it.
     setImmediate(() => this.kick());
     return id;

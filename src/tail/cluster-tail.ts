@@ -3,7 +3,7 @@ import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { sharedExportRecord } from '../store/export-record.js';
 import type { StoredLine } from '../store/types.js';
-import { MAX_LINES_PER_SECOND, type TailHub, type TailRelay } from './hub.js';
+import { MAX_LINES_PER_SECOND, type TailHub, type TailRelay, evenSpread } from './hub.js';
 
 const INTEREST = 'logstead_tail_interest';
 /** Each node hears only the lines sent to it: its own channel, named after its id. */
@@ -107,18 +107,11 @@ export class ClusterTail implements TailRelay {
           tail.sent = 0;
         }
         const room = Math.max(0, MAX_LINES_PER_SECOND - tail.sent);
-        const sent = matched.length > room ? spread(matched, room) : matched;
+        const sent = matched.length > room ? evenSpread(matched, room) : matched;
         tail.sent += sent.length;
         const message = { tail: tail.id, records: sent.map(sharedExportRecord), skipped: matched.length - sent.length };
         this.broadcast.publish(linesFor(node), JSON.stringify(message)).catch(this.onError);
       }
     }
   }
-}
-
-/** An even spread of `count` items, keeping their order. */
-function spread<T>(items: T[], count: number): T[] {
-  if (count <= 0) return [];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
 }

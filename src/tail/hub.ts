@@ -7,6 +7,13 @@ import type { StoredLine } from '../store/types.js';
 /** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */
 export const MAX_LINES_PER_SECOND = 1000;
 
+/** An even spread of `count` of `items`, keeping their order: how a tail over its rate is sampled. */
+export function evenSpread<T>(items: T[], count: number): T[] {
+  if (count <= 0) return [];
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
+}
+
 export interface TailSubscriber {
   /** What the tail keeps, so another node can filter for it too. */
   filters: LineFilters;

@@ -6,7 +6,7 @@ import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import { parseQuery } from '../query/parser.js';
 import { type QueryParams, listParam, oneParam } from '../search/filter-params.js';
-import { MAX_LINES_PER_SECOND, type TailHub } from './hub.js';
+import { MAX_LINES_PER_SECOND, type TailHub, evenSpread } from './hub.js';
 
 export { MAX_LINES_PER_SECOND };
 /** A client this far behind is not sent more until it catches up. */
@@ -90,7 +90,7 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
           startSecond();
           dropped += skipped;
           const room = socket.bufferedAmount > MAX_BUFFERED_BYTES ? 0 : MAX_LINES_PER_SECOND - sentThisSecond;
-          const batch = records.length > room ? sample(records, Math.max(0, room)) : records;
+          const batch = records.length > room ? evenSpread(records, Math.max(0, room)) : records;
           dropped += records.length - batch.length;
           sentThisSecond += batch.length;
           if (batch.length) send({ e: 'logs', p: batch });
@@ -118,11 +118,4 @@ export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth;
       send({ e: 'meta', p: { connected: true } });
     },
   );
-}
-
-/** An even spread of `count` records, keeping their order. */
-function sample<T>(records: T[], count: number): T[] {
-  if (count <= 0) return [];
-  const step = records.length / count;
-  return Array.from({ length: count }, (_, i) => records[Math.floor(i * step)]);
 }

@@ -12,12 +12,14 @@ export const testConfigDialect: 'sqlite' | 'postgres' = process.env.LOGSTEAD_TES
 
 export const TEST_POSTGRES_URL = process.env.LOGSTEAD_TEST_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
 
+const databaseName = (key: string) => `logstead_test_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+
 /**
  * The URL of a PostgreSQL database of its own for `key` (a test's data directory), created if
  * missing: reopening the same key reaches the same configuration, as reopening a data directory does.
  */
 export async function testPostgresUrl(key: string): Promise<string> {
-  const name = `logstead_test_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+  const name = databaseName(key);
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   try {
@@ -33,7 +35,7 @@ export async function testPostgresUrl(key: string): Promise<string> {
 
 /** Drops a test's database once nothing uses it any more. */
 export async function dropTestPostgres(key: string): Promise<void> {
-  const name = `logstead_test_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+  const name = databaseName(key);
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   try {
