@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { request } from './harness.js';
 
@@ -13,13 +14,32 @@ export interface ServerProcess {
   output: () => string;
 }
 
+/**
+ * Servers still running when a test file ends. A test that fails before it stops its server would
+ * otherwise leave the server holding the file's pipes open, and the test run would wait for it
+ * forever; each server leads its own process group, so `npm start`'s grandchild goes too.
+ */
+const running = new Set<ChildProcess>();
+after(() => {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 /** Starts `logstead serve` (or another command) as a real process and waits until /healthz answers. */
 export async function serveProcess(dataDir: string, env: Record<string, string> = {}, command = [process.execPath, BIN, 'serve']): Promise<ServerProcess> {
   const child = spawn(command[0], command.slice(1), {
     cwd: path.dirname(path.dirname(BIN)),
     env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
