@@ -135,7 +135,7 @@ function datasetPayloads(start: number, batch: number): { payloads: Buffer[]; co
       fields: meta ? line.line : '', meta, meta_indexed: meta !== '', extra: '', size: Buffer.byteLength(line.line),
     });
     if (rows.length === batch || i === ROWS - 1) {
-      payloads.push(Buffer.from(encodeRows(rows), 'utf8'));
+      payloads.push(encodeRows(rows));
       counts.push(rows.length);
       rows = [];
     }

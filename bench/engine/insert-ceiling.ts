@@ -52,7 +52,7 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
     if (!index) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX ${TEXT_INDEX}`);
     const all = syntheticRows(rows);
     const payloads: Buffer[] = [];
-    for (let at = 0; at < rows; at += batch) payloads.push(Buffer.from(encodeRows(all.slice(at, at + batch)), 'utf8'));
+    for (let at = 0; at < rows; at += batch) payloads.push(encodeRows(all.slice(at, at + batch)));
     const cpuBefore = process.cpuUsage();
     const began = performance.now();
     let next = 0;

@@ -58,7 +58,7 @@ export async function copyLogLines(source: LogSide, target: LogSide & { store: L
       const present = await idsBetween(target.executor, target.tables, first, last);
       missing = batch.filter((line) => !present.has(line.id));
     }
-    if (missing.length > 0) await target.store.insert(Buffer.from(encodeRows(missing)));
+    if (missing.length > 0) await target.store.insert(encodeRows(missing));
     progress.done += batch.length;
     progress.alreadyThere += batch.length - missing.length;
     after = last;

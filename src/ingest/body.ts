@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { parseJsonBody } from './body-json.js';
 import { BadInputError } from './errors.js';
 import { LIMITS } from './params.js';
 
@@ -51,7 +52,7 @@ export function registerIngestBodyHandling(app: FastifyInstance): void {
     const buffer = body as Buffer;
     if (buffer.length === 0) return done(null, undefined);
     try {
-      done(null, JSON.parse(buffer.toString('utf8')));
+      done(null, parseJsonBody(buffer));
     } catch {
       done(null, UNPARSABLE_BODY);
     }

@@ -143,7 +143,7 @@ before(async () => {
   executor = await openTestExecutor(dir);
   store = await LogStore.open(executor);
   lines = makeLines();
-  await store.insert(Buffer.from(encodeRows(lines)));
+  await store.insert(encodeRows(lines));
 });
 after(async () => {
   await executor.close();
@@ -194,7 +194,7 @@ test('a JSON line with optional escapes is selected exactly as the same line sen
   const escaped = jsonSamples.map((sample, index) => storedLine(sample, 'twins-escaped', index, true));
   const withEscapes = escaped.filter((line) => line.line.includes('\\u')).length;
   assert.ok(withEscapes > samples.length / 4, `${withEscapes} lines with \\u escapes`);
-  await store.insert(Buffer.from(encodeRows([...plain, ...escaped])));
+  await store.insert(encodeRows([...plain, ...escaped]));
   const select = async (account: string, rows: StoredLine[], query: string) => {
     const predicate = toPredicate(parseQuery(query));
     const ids: string[] = [];
@@ -220,7 +220,7 @@ test('a JSON line with optional escapes is selected exactly as the same line sen
 test('a prefix shared by more index tokens than the expansion takes still finds every line', async () => {
   const account = 'many-tokens';
   const rows = Array.from({ length: 1200 }, (_, i) => ({ ...lines[0], account, id: String(100_000 + i), ts: 1_700_000_100_000 + i, line: `zz${i} Zz${i}x`, meta: '', meta_indexed: false, fields: '', logtype: 'text' }));
-  await store.insert(Buffer.from(encodeRows(rows)));
+  await store.insert(encodeRows(rows));
   const count = async (query: string) => {
     let n = 0;
     for await (const chunk of store.read({ account, fromMs: 0, toMs: 2_000_000_000_000, condition: toSql(parseQuery(query)) }, { prefer: 'head', limit: 10_000, chronological: true })) n += chunk.length;

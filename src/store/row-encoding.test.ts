@@ -7,7 +7,7 @@ import { openTestExecutor } from '../testing/log-engine.js';
 import type { SqlExecutor } from './executor.js';
 import { LogStore } from './log-store.js';
 import type { StoredLine } from './types.js';
-import { encodeRow, encodeRows } from './row-encoding.js';
+import { EncodedRows, encodeRow, encodeRows } from './row-encoding.js';
 
 let dir: string;
 let executor: SqlExecutor;
@@ -51,13 +51,13 @@ test('every kind of text survives the trip through the engine unchanged', async 
       tags: [text, "o'clock", 'plain'], fields: text, extra: text, meta_indexed: i % 2 === 0, meta_note: i % 2 === 0 ? '' : 'type-conflict', size: Buffer.byteLength(text),
     }),
   );
-  await store.insert(Buffer.from(encodeRows(rows)));
+  await store.insert(encodeRows(rows));
   assert.deepEqual(await readAll('awkward'), rows);
 });
 
 test('timestamps keep their milliseconds', async () => {
-  const times = [1_763_800_000_000, 1_763_800_000_001, 1_763_800_000_999, 946_684_800_010];
-  await store.insert(Buffer.from(encodeRows(times.map((ts, i) => row({ account: 'times', ts, id: String(i + 1) })))));
+  const times = [1_763_800_000_000, 1_763_800_000_001, 1_763_800_000_999, 1_763_800_000_100, 1_763_800_000_050, 946_684_800_010];
+  await store.insert(encodeRows(times.map((ts, i) => row({ account: 'times', ts, id: String(i + 1) }))));
   assert.deepEqual((await readAll('times')).map((stored) => stored.ts), [...times].sort((a, b) => a - b));
 });
 
@@ -65,4 +65,28 @@ test('one encoded row is exactly one line of tab-separated fields', () => {
   const encoded = encodeRow(row({ line: 'a\tb\nc', tags: ['x\ty'] }));
   assert.equal(encoded.split('\n').length, 2);
   assert.equal(encoded.split('\t').length, 20);
+});
+
+test('rows encoded into a growing buffer are the UTF-8 of their text, byte for byte', () => {
+  // Long and multi-byte rows (a surrogate pair is 2 units and 4 bytes), far past the first 4 KB.
+  const rows = Array.from({ length: 300 }, (_, i) =>
+    row({ id: String(i), line: `${'日本語 🚀 café '.repeat(i % 17)}line ${i}\t${'x'.repeat(i * 7)}`, tags: [`t${i}`], size: i }),
+  );
+  const encoded = new EncodedRows(0);
+  for (const each of rows) encoded.add(each);
+  const expected = Buffer.from(rows.map(encodeRow).join(''), 'utf8');
+  assert.equal(encoded.rows, 300);
+  assert.equal(encoded.chars, rows.map(encodeRow).join('').length);
+  assert.ok(encoded.bytesWritten().equals(expected));
+  assert.ok(encodeRows(rows).equals(expected));
+});
+
+test('timestamps are written as seconds with exactly three decimals', () => {
+  const secondsOf = (ts: number) => encodeRow(row({ ts })).split('\t')[1];
+  assert.equal(secondsOf(1_763_800_000_000), '1763800000.000');
+  assert.equal(secondsOf(1_763_800_000_007), '1763800000.007');
+  assert.equal(secondsOf(1_763_800_000_070), '1763800000.070');
+  assert.equal(secondsOf(1_763_800_000_700), '1763800000.700');
+  assert.equal(secondsOf(999), '0.999');
+  assert.equal(secondsOf(0), '0.000');
 });
