@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { type InsertPayload, payloadBytes } from '../store/executor.js';
 import { GroupCommitBatcher } from './batcher.js';
 
 /** A store write that completes when the test says so. */
 function controllableWrite() {
   const writes: Array<{ payload: string; lines: number; finish: (error?: Error) => void }> = [];
-  const write = (payload: Buffer, lines: number) =>
+  const write = (payload: InsertPayload, lines: number) =>
     new Promise<void>((resolve, reject) => {
-      writes.push({ payload: payload.toString(), lines, finish: (error) => (error ? reject(error) : resolve()) });
+      writes.push({ payload: payloadBytes(payload).toString(), lines, finish: (error) => (error ? reject(error) : resolve()) });
     });
   return { writes, write };
 }
@@ -44,8 +45,8 @@ test('when a shared write fails, each request is retried alone so only the refus
   const batcher = new GroupCommitBatcher(
     async (payload) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      if (payload.toString().includes('bad')) throw new Error('refused by the store');
-      written.push(payload.toString());
+      if (payloadBytes(payload).toString().includes('bad')) throw new Error('refused by the store');
+      written.push(payloadBytes(payload).toString());
     },
     { maxBatchLines: 100 },
   );

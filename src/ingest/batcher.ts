@@ -1,3 +1,5 @@
+import type { InsertPayload } from '../store/executor.js';
+
 export interface BatcherOptions {
   /** A single write carries at most this many lines (a request is never split). */
   maxBatchLines: number;
@@ -25,7 +27,7 @@ export class GroupCommitBatcher {
   private markIdle: () => void = () => {};
 
   constructor(
-    private readonly write: (payload: Buffer, lines: number) => Promise<void>,
+    private readonly write: (payload: InsertPayload, lines: number) => Promise<void>,
     private readonly options: BatcherOptions,
   ) {}
 
@@ -87,7 +89,7 @@ export class GroupCommitBatcher {
       const batch = this.takeBatch();
       const lines = batch.reduce((sum, item) => sum + item.lines, 0);
       try {
-        await this.write(batch.length === 1 ? batch[0].payload : Buffer.concat(batch.map((item) => item.payload)), lines);
+        await this.write(batch.length === 1 ? batch[0].payload : batch.map((item) => item.payload), lines);
         for (const item of batch) item.resolve();
       } catch (error) {
         if (batch.length === 1) batch[0].reject(error);

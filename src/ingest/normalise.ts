@@ -55,7 +55,8 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
   if (nestedDeeperThan(value, MAX_JSON_DEPTH)) return { text: '', object: null };
   const serialised = JSON.stringify(value);
   if (!isObject(value)) return { text: serialised, object: null, note: 'not-an-object' };
-  if (Buffer.byteLength(serialised) > LIMITS.metaBytes) {
+  // (Measured in bytes only when the characters could be over: most meta is far under.)
+  if (serialised.length * 3 > LIMITS.metaBytes && Buffer.byteLength(serialised) > LIMITS.metaBytes) {
     // Over the 32 KB meta limit: keep what fits for display, parse no fields from it.
     return { text: truncateUtf8(serialised, LIMITS.metaBytes), object: null, note: 'too-large' };
   }

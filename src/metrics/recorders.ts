@@ -1,11 +1,12 @@
 import type { AlertActivity } from '../alerts/evaluator.js';
 import type { DeliveryMessage } from '../notify/messages.js';
+import type { InsertPayload } from '../store/executor.js';
 import type { StoredLine } from '../store/types.js';
 import type { DeliveryChannel, DeliveryOutcome, Metrics } from './registry.js';
 
 /** Wraps the store write the batcher calls, to time each batched write. */
-export function measureFlushes(metrics: Metrics, write: (payload: Buffer) => Promise<void>) {
-  return async (payload: Buffer, lines: number): Promise<void> => {
+export function measureFlushes(metrics: Metrics, write: (payload: InsertPayload) => Promise<void>) {
+  return async (payload: InsertPayload, lines: number): Promise<void> => {
     const done = metrics.flushDuration.startTimer();
     try {
       await write(payload);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Session, drainPending } from 'chdb';
-import type { SqlExecutor, SqlParams } from './executor.js';
+import { type SqlExecutor, type SqlParams, payloadBytes } from './executor.js';
 
 /** How many sessions may stream results at once; a chDB session holds one stream at a time. */
 const MAX_STREAM_SESSIONS = 4;
@@ -79,7 +79,7 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
     },
 
     async insertTabSeparated(table, columns, payload) {
-      await main.insert({ table, columns: [...columns], values: payload, format: 'TabSeparated' });
+      await main.insert({ table, columns: [...columns], values: payloadBytes(payload), format: 'TabSeparated' });
     },
 
     async close() {

@@ -62,3 +62,13 @@ test("opening fails at once, with the server's reason, when the database does no
   missing.pathname = '/logstead_no_such_database';
   await assert.rejects(openClickHouseExecutor({ url: missing.toString() }), /logstead_no_such_database/);
 });
+
+test("several requests' rows go out as one insert body, in order, none lost at the joins", async () => {
+  await executor.exec('CREATE TABLE parts (s String, id UInt64) ENGINE = MergeTree ORDER BY id');
+  const parts = [0, 1, 2].map((part) => Buffer.from(Array.from({ length: 1000 }, (_, i) => `part ${part} naïve ☃\t${part * 1000 + i}\n`).join('')));
+  await executor.insertTabSeparated('parts', ['s', 'id'], parts);
+  const [counted] = await executor.rows<{ rows: number | string; ids: number | string }>('SELECT count() AS rows, uniqExact(id) AS ids FROM parts');
+  assert.deepEqual([Number(counted.rows), Number(counted.ids)], [3000, 3000]);
+  const last = await executor.rows<{ s: string }>('SELECT s FROM parts WHERE id = 2999');
+  assert.deepEqual(last, [{ s: 'part 2 naïve ☃' }]);
+});

@@ -82,7 +82,7 @@ export async function openClickHouseExecutor(options: ClickHouseExecutorOptions)
     },
 
     async insertTabSeparated(table, columns, payload) {
-      await client.insert({ table, columns: [...columns] as [string, ...string[]], values: Readable.from([payload], { objectMode: false }), format: 'TabSeparated', clickhouse_settings: insertSettings });
+      await client.insert({ table, columns: [...columns] as [string, ...string[]], values: Readable.from(Buffer.isBuffer(payload) ? [payload] : payload, { objectMode: false }), format: 'TabSeparated', clickhouse_settings: insertSettings });
     },
 
     async close() {

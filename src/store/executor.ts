@@ -5,6 +5,18 @@
  */
 export type SqlParams = Record<string, unknown>;
 
+/**
+ * Rows for one insert: one buffer, or several sent one after another (the requests that a group
+ * commit joins; a ClickHouse server receives them as one body without their being copied together).
+ */
+export type InsertPayload = Buffer | readonly Buffer[];
+
+/** The payload as one buffer, for an engine that takes only that. */
+export function payloadBytes(payload: InsertPayload): Buffer {
+  if (Buffer.isBuffer(payload)) return payload;
+  return payload.length === 1 ? payload[0] : Buffer.concat(payload);
+}
+
 export interface SqlExecutor {
   /** Runs a statement that returns nothing useful (DDL, mutations). */
   exec(sql: string, params?: SqlParams): Promise<void>;
@@ -13,6 +25,6 @@ export interface SqlExecutor {
   /** Runs a query and yields rows chunk by chunk, so callers can stream before the end. */
   stream<T>(sql: string, params?: SqlParams): AsyncIterable<T[]>;
   /** Inserts TabSeparated rows of the named columns; resolves once the engine has written them. */
-  insertTabSeparated(table: string, columns: readonly string[], payload: Buffer): Promise<void>;
+  insertTabSeparated(table: string, columns: readonly string[], payload: InsertPayload): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { FacetName, Facets } from '../wire/types.js';
-import type { SqlExecutor, SqlParams } from './executor.js';
+import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
@@ -110,7 +110,7 @@ export class LogStore {
   }
 
   /** Writes rows encoded by row-encoding.ts (encodeRows) in one insert. */
-  async insert(encodedRows: Buffer): Promise<void> {
+  async insert(encodedRows: InsertPayload): Promise<void> {
     await this.executor.insertTabSeparated(this.tables.reads, INSERT_COLUMNS, encodedRows);
   }
 
