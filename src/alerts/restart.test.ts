@@ -72,7 +72,12 @@ test('after kill -9 mid-window, immediate is not repeated and terminal fires exa
       }
 
       await sleep(windowEnd - Date.now() + 3000); // the window ends; the clock ticks each second
-      assert.equal(received('immediate').length, 1, 'immediate fired once, not again after the restart');
+      // The kill may land after the webhook got the immediate alert and before the node recorded
+      // that it had: then the same fire is delivered again once its claim runs out (at-least-once,
+      // docs/scale-out.md). A second fire would carry its own count; a redelivery the same body.
+      const immediateFires = new Set(received('immediate').map((hook) => hook.body));
+      assert.equal(immediateFires.size, 1, 'immediate fired once, not again after the restart');
+      assert.equal(JSON.parse([...immediateFires][0]).matches, 3, 'the immediate alert counted the lines before the crash');
       assert.equal(received('terminal').length, 1, 'terminal fired exactly once');
       assert.equal(JSON.parse(received('terminal')[0].body).matches, 5, 'lines from before and after the crash count in the same window');
       return;

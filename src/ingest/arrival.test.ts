@@ -15,6 +15,16 @@ function post(server: TestServer, query: string, body: Buffer, options: { pieces
   return uploadInPieces(`${server.url}/logs/ingest?${query}`, headers, body, options);
 }
 
+/**
+ * Just after a whole second, so that `now` in whole seconds is exact and the drift tolerance is all
+ * left for the server: sent at a random moment, `now` is up to 999 ms behind by itself, and a slow
+ * machine's busy event loop took the rest of a one-second tolerance.
+ */
+async function secondStart(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  return Math.floor(Date.now() / 1000);
+}
+
 const linesBody = (word: string, count: number, timestamp: number) =>
   Buffer.from(JSON.stringify({ lines: Array.from({ length: count }, (_, i) => ({ line: `${word} ${i} ${'x'.repeat(80)}`, timestamp, app: 'fluent' })) }));
 
@@ -31,7 +41,7 @@ describe('clock drift is measured when the request arrives', () => {
 
   test('a slow upload with an exact now (whole seconds) keeps every time as sent', async () => {
     const word = marker();
-    const sentAt = Math.floor(Date.now() / 1000);
+    const sentAt = await secondStart();
     const reply = await post(server, `hostname=fluent-bit&now=${sentAt}`, linesBody(word, 200, sentAt), { pieces: 6, pauseMs: 500 });
     assert.equal(reply.status, 200, reply.body);
     const times = await storedTimes(server, word);
@@ -41,8 +51,9 @@ describe('clock drift is measured when the request arrives', () => {
 
   test('a server busy parsing other requests does not move a line either', async () => {
     const word = marker();
-    const busy = Array.from({ length: 4 }, () => post(server, 'hostname=busy', linesBody(marker(), 20_000, Math.floor(Date.now() / 1000))));
-    const sentAt = Math.floor(Date.now() / 1000);
+    const busyBodies = Array.from({ length: 4 }, () => linesBody(marker(), 20_000, Math.floor(Date.now() / 1000)));
+    const sentAt = await secondStart();
+    const busy = busyBodies.map((body) => post(server, 'hostname=busy', body));
     const reply = await post(server, `hostname=fluent-bit&now=${sentAt}`, linesBody(word, 10, sentAt), { pieces: 2, pauseMs: 200 });
     assert.equal(reply.status, 200, reply.body);
     for (const other of await Promise.all(busy)) assert.equal(other.status, 200);
