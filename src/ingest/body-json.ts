@@ -48,12 +48,10 @@ export function parseJsonBody(bytes: Buffer): unknown {
 }
 
 /** JSON whitespace: space, tab, line feed, carriage return. */
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
 function skipSpace(bytes: Buffer, at: number): number {
-  while (at < bytes.length) {
-    const byte = bytes[at];
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) break;
-    at++;
-  }
+  while (at < bytes.length && isSpace(bytes[at])) at++;
   return at;
 }
 
@@ -86,11 +84,7 @@ function valueEnd(bytes: Buffer, at: number): number {
     throw GIVE_UP;
   }
   let i = at;
-  while (i < bytes.length) {
-    const byte = bytes[i];
-    if (byte === COMMA || byte === CLOSE_OBJECT || byte === CLOSE_ARRAY || byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) break;
-    i++;
-  }
+  while (i < bytes.length && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY && !isSpace(bytes[i])) i++;
   if (i === at) throw GIVE_UP;
   return i;
 }
@@ -114,7 +108,7 @@ function parseArrayInSlices(bytes: Buffer, at: number, into: unknown[]): number 
   for (let i = at + 1; i < bytes.length; i++) {
     const byte = bytes[i];
     if (byte === QUOTE) {
-      // Strings are most of a body; this loop is stringEnd inlined, to keep the pass to one call.
+      // Strings are most of a body; this loop is stringEnd inlined: calling it measured slower.
       for (i++; i < bytes.length; i++) {
         const inner = bytes[i];
         if (inner === BACKSLASH) i++;

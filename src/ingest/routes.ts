@@ -51,10 +51,14 @@ function linesOf(body: Record<string, unknown> | undefined): unknown[] {
  * decompression, so a compressed or unsized body is counted at the limit.
  */
 function expectedBodyBytes(request: FastifyRequest): number {
+  return plainBodyBytes(request) ?? LIMITS.bodyBytes;
+}
+
+/** A body's size from its headers, within the limit; undefined when it is compressed or unsized. */
+function plainBodyBytes(request: FastifyRequest): number | undefined {
   const length = Number(request.headers['content-length']);
   const encoded = !['', 'identity'].includes(String(request.headers['content-encoding'] ?? '').trim().toLowerCase());
-  if (!Number.isFinite(length) || length < 0 || encoded) return LIMITS.bodyBytes;
-  return Math.min(length, LIMITS.bodyBytes);
+  return !Number.isFinite(length) || length < 0 || encoded ? undefined : Math.min(length, LIMITS.bodyBytes);
 }
 
 /**
@@ -63,10 +67,7 @@ function expectedBodyBytes(request: FastifyRequest): number {
  * hundred bytes a line are assumed, and the buffer grows if that was short.
  */
 function encodedSizeGuess(request: FastifyRequest, lines: number, source: SourceParams): number {
-  const length = Number(request.headers['content-length']);
-  const plain = ['', 'identity'].includes(String(request.headers['content-encoding'] ?? '').trim().toLowerCase());
-  const linesBytes = plain && Number.isFinite(length) && length >= 0 ? Math.min(length, LIMITS.bodyBytes) : lines * 256;
-  return linesBytes + lines * repeatedChars(source);
+  return (plainBodyBytes(request) ?? lines * 256) + lines * repeatedChars(source);
 }
 
 interface Arrival {
