@@ -1,3 +1,6 @@
+import { LIMITS } from './params.js';
+import { clip, label } from './text.js';
+
 /** Level words recognised in line text (Mezmo's list, plus common spellings folded onto it). */
 const LEVEL_IN_TEXT =
   /\b(EMERGENCY|EMERG|ALERT|CRITICAL|CRIT|FATAL|SEVERE|ERROR|ERR|WARNING|WARN|INFO|DEBUG|TRACE)\b/i;
@@ -13,4 +16,29 @@ export function detectLevel(text: string): string {
   if (!match) return '';
   const word = match[1].toUpperCase();
   return CANONICAL[word] ?? word;
+}
+
+/** How many distinct given levels are remembered; past this the memory starts over. */
+const REMEMBERED_LEVELS = 256;
+const givenLevels = new Map<string, string>();
+
+/**
+ * A line's level: the one given with it (a JSON line's `level`, else its `level` field), as text,
+ * upper-cased and cut to the limit; when none is given, the level its text names ('' if none).
+ * Clients repeat a handful of levels on every line, so a given string is cased once and
+ * remembered: upper-casing allocated a new string for every line.
+ */
+export function lineLevel(given: unknown, line: string): string {
+  if (typeof given === 'string') {
+    const known = givenLevels.get(given);
+    if (known !== undefined) return known;
+  }
+  // Cut before and after upper-casing: a few characters (ß) grow when upper-cased.
+  const level = clip(label(given, LIMITS.level).toUpperCase(), LIMITS.level);
+  if (level === '') return clip(detectLevel(line), LIMITS.level);
+  if (typeof given === 'string' && given.length <= LIMITS.level) {
+    if (givenLevels.size >= REMEMBERED_LEVELS) givenLevels.clear();
+    givenLevels.set(given, level);
+  }
+  return level;
 }

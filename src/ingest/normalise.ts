@@ -4,7 +4,7 @@ import type { StoredLine } from '../store/types.js';
 import { BadInputError } from './errors.js';
 import { readExtraFields } from './extra-fields.js';
 import { parseJsonLine } from './json-line.js';
-import { detectLevel } from './level.js';
+import { lineLevel } from './level.js';
 import { LIMITS, type SourceParams } from './params.js';
 import { clip, isObject, label, text } from './text.js';
 import { lineTime } from './timestamps.js';
@@ -81,8 +81,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   const file = label(raw.file ?? raw.f, LIMITS.file);
   const app = label(raw.app, LIMITS.app) || clip(path.basename(file), LIMITS.app);
   const jsonLevel = fields && typeof fields.level === 'string' ? fields.level : '';
-  // Cut before and after upper-casing: a few characters (ß) grow when upper-cased.
-  const level = clip(label(jsonLevel || raw.level, LIMITS.level).toUpperCase() || detectLevel(line), LIMITS.level);
+  const level = lineLevel(jsonLevel || raw.level, line);
   const host = label(raw.host ?? raw.hostname, LIMITS.hostname) || context.source.hostname;
   const meta = readMeta(raw.meta);
 
