@@ -86,6 +86,39 @@ test('a body whose shape the pieces do not follow is still read exactly as JSON.
   }
 });
 
+test('elements whose nested arrays of objects start like the elements themselves are read exactly', () => {
+  // The slice ends are guessed from where the first element's opening bytes recur ({"line":):
+  // here they recur inside every element too, so guesses land inside elements and must be refused.
+  const elements = Array.from({ length: 900 }, (_, i) => ({
+    line: `entry ${i} ${'pad '.repeat(i % 40)}},{"line": inside a string`,
+    meta: { items: [{ line: i }, { line: `${i}` }], lines: [{ line: 'x' }] },
+  }));
+  for (const text of [JSON.stringify({ lines: elements }), JSON.stringify({ lines: elements }, null, 1)]) {
+    const bytes = Buffer.from(text, 'utf8');
+    assert.ok(bytes.length > 100_000);
+    assert.deepStrictEqual(parseInPieces(bytes), JSON.parse(text));
+  }
+});
+
+test('elements that do not all start alike, or are not objects, are read exactly', () => {
+  const mixed = Array.from({ length: 1500 }, (_, i) => (i % 3 === 0 ? { timestamp: i, line: `t ${i} ${'w '.repeat(30)}` } : i % 3 === 1 ? { line: `l ${i} ${'w '.repeat(30)}` } : `plain ${i} ${'w '.repeat(30)}`));
+  for (const lines of [mixed, mixed.slice(1), mixed.slice(2)]) {
+    const text = JSON.stringify({ lines });
+    assert.deepStrictEqual(parseInPieces(Buffer.from(text, 'utf8')), JSON.parse(text));
+  }
+});
+
+test('the body bytes are left as they came, whether read in pieces or refused', () => {
+  const good = Buffer.from(JSON.stringify({ lines: lines(1500, 11) }), 'utf8');
+  const copy = Buffer.from(good);
+  parseJsonBody(good);
+  assert.ok(good.equals(copy));
+  const broken = Buffer.concat([good.subarray(0, good.length - 2)]);
+  const brokenCopy = Buffer.from(broken);
+  assert.throws(() => parseJsonBody(broken));
+  assert.ok(broken.equals(brokenCopy));
+});
+
 test('a trailing comma right where a slice ends is refused, as JSON.parse refuses it', () => {
   const big = JSON.stringify({ line: 'x'.repeat(60_000) });
   const text = `{"lines":[${big},${big}, ]}`;

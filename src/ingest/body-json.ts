@@ -90,22 +90,96 @@ function valueEnd(bytes: Buffer, at: number): number {
 }
 
 /**
+ * Where the element after a slice's worth of bytes probably starts: the next place past `from`
+ * where the array's first element's opening bytes (its `{` through its first key and colon, such as
+ * `{"line":`) follow a `}` and a comma. Inside a JSON string those bytes cannot occur (a quote there
+ * is escaped), so a guess is wrong only when it lands in a nested array of objects whose first key
+ * is the same; JSON.parse of the slice then refuses it (an object is left open) and the caller
+ * scans for the cut instead. -1 when there is no such place.
+ */
+function likelyCut(bytes: Buffer, elementStart: Buffer, from: number): number {
+  for (let at = bytes.indexOf(elementStart, from); at >= 0; at = bytes.indexOf(elementStart, at + 1)) {
+    let comma = at - 1;
+    while (comma > from && isSpace(bytes[comma])) comma--;
+    if (bytes[comma] !== COMMA) continue;
+    let close = comma - 1;
+    while (close > from && isSpace(bytes[close])) close--;
+    if (bytes[close] === CLOSE_OBJECT) return comma;
+  }
+  return -1;
+}
+
+/** The first element's opening bytes through its first key's colon, when it is an object; else undefined. */
+function elementStartOf(bytes: Buffer, arrayStart: number): Buffer | undefined {
+  const open = skipSpace(bytes, arrayStart + 1);
+  if (bytes[open] !== OPEN_OBJECT) return undefined;
+  const quote = skipSpace(bytes, open + 1);
+  if (bytes[quote] !== QUOTE) return undefined;
+  const keyEnd = stringEnd(bytes, quote);
+  const colon = skipSpace(bytes, keyEnd);
+  if (bytes[colon] !== COLON || bytes.subarray(quote, keyEnd).includes(BACKSLASH)) return undefined;
+  return bytes.subarray(open, colon + 1);
+}
+
+/**
+ * JSON.parse of the elements between `from` and `to` (the bytes at `from - 1` and `to` are the
+ * commas or brackets around them), pushed to `into`. The text is decoded with brackets in place of
+ * those two bytes, so it is one flat string, not a concatenation JSON.parse would first copy; the
+ * bytes are put back before anything else reads them.
+ */
+function parseElements(bytes: Buffer, from: number, to: number, into: unknown[]): void {
+  const before = bytes[from - 1];
+  const after = bytes[to];
+  bytes[from - 1] = OPEN_ARRAY;
+  bytes[to] = CLOSE_ARRAY;
+  let text: string;
+  try {
+    text = bytes.toString('utf8', from - 1, to + 1);
+  } finally {
+    bytes[from - 1] = before;
+    bytes[to] = after;
+  }
+  const values = JSON.parse(text) as unknown[];
+  for (let k = 0; k < values.length; k++) into.push(values[k]);
+}
+
+/**
  * Parses the array whose `[` is at `at`, a slice of elements at a time; pushes them to `into` and
  * returns the index just past its `]`. Slices end at the commas between elements, which are ASCII,
- * so no slice splits a character.
+ * so no slice splits a character. Where a slice ends is guessed with a native search (likelyCut)
+ * and proved by JSON.parse accepting the slice; the rest of the array, and any slice whose guess
+ * failed, is found by scanning every byte (scanInSlices).
  */
 function parseArrayInSlices(bytes: Buffer, at: number, into: unknown[]): number {
   let sliceStart = at + 1;
-  let split = false;
+  const elementStart = elementStartOf(bytes, at);
+  while (elementStart !== undefined && sliceStart + SLICE_BYTES < bytes.length) {
+    const cut = likelyCut(bytes, elementStart, sliceStart + SLICE_BYTES);
+    if (cut < 0) break;
+    const parsed = into.length;
+    try {
+      parseElements(bytes, sliceStart, cut, into);
+    } catch {
+      into.length = parsed;
+      break;
+    }
+    sliceStart = cut + 1;
+  }
+  return scanInSlices(bytes, sliceStart, sliceStart > at + 1, into);
+}
+
+/**
+ * The rest of an array from `sliceStart` (just past its `[`, or past a comma between elements when
+ * `split`), scanned byte by byte for the commas between elements and its closing `]`.
+ */
+function scanInSlices(bytes: Buffer, sliceStart: number, split: boolean, into: unknown[]): number {
   let depth = 0;
   const flush = (end: number) => {
-    const text = bytes.toString('utf8', sliceStart, end);
     // After a split, an empty remainder would hide a trailing comma ("[a,]"), which is not JSON.
     if (split && skipSpace(bytes, sliceStart) === end) throw GIVE_UP;
-    const values = JSON.parse(`[${text}]`) as unknown[];
-    for (let k = 0; k < values.length; k++) into.push(values[k]);
+    parseElements(bytes, sliceStart, end, into);
   };
-  for (let i = at + 1; i < bytes.length; i++) {
+  for (let i = sliceStart; i < bytes.length; i++) {
     const byte = bytes[i];
     if (byte === QUOTE) {
       // Strings are most of a body; this loop is stringEnd inlined: calling it measured slower.
