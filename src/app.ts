@@ -202,12 +202,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     lineIds: new LineIds(nodeSlot),
     driftToleranceMs: settings.driftToleranceMs,
     retainedFrom: keptFrom,
-    stored: async (account, rows, log) => {
-      countStored(metrics, rows);
+    readsLines: (account) => tail.reads(account) || alerts.watches(account),
+    stored: async (account, batch, log) => {
+      countStored(metrics, batch);
+      if (!batch.rows) return;
       try {
-        tail.publish(account, rows);
+        tail.publish(account, batch.rows);
         // Before the answer: a node that dies after acknowledging has already counted its lines.
-        await alerts.observe(account, rows);
+        await alerts.observe(account, batch.rows);
       } catch (error) {
         log.error({ err: error }, 'live tail or alert evaluation failed');
       }

@@ -58,6 +58,11 @@ export class AlertEvaluator {
     private readonly shared = false,
   ) {}
 
+  /** Whether an account has views with alerts, whose windows its stored lines count in. */
+  watches(account: string): boolean {
+    return this.rules.forAccount(account).length > 0;
+  }
+
   /** Counts newly stored lines of an account against its views; fires immediate alerts. Says how many fired. */
   async observe(account: string, rows: StoredLine[]): Promise<number> {
     const rules = this.rules.forAccount(account);

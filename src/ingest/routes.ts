@@ -11,7 +11,7 @@ import type { LineIds } from './line-ids.js';
 import type { MetaTypeRegistry } from './meta-types.js';
 import { type BatchContext, type PendingLine, normaliseLine } from './normalise.js';
 import { LIMITS, type SourceParams, parseSourceParams } from './params.js';
-import type { StoredLine } from '../store/types.js';
+import type { StoredBatch, StoredLine } from '../store/types.js';
 import { EncodedRows } from '../store/row-encoding.js';
 
 export interface IngestDeps {
@@ -23,8 +23,13 @@ export interface IngestDeps {
   driftToleranceMs: number;
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   retainedFrom: (account: string) => number;
-  /** Hears of every line once it is stored (alerting); must not throw. Logs through the request's log. */
-  stored: (account: string, rows: StoredLine[], log: FastifyBaseLogger) => Promise<void>;
+  /**
+   * Whether anything reads an organisation's stored lines themselves: a live tail (here or at
+   * another node) or an alert rule. When nothing does, a request keeps only counts through its write.
+   */
+  readsLines: (account: string) => boolean;
+  /** Hears of every request's lines once they are stored (metrics, live tail, alerting); must not throw. Logs through the request's log. */
+  stored: (account: string, batch: StoredBatch, log: FastifyBaseLogger) => Promise<void>;
 }
 
 /**
@@ -74,7 +79,7 @@ function encodedSizeGuess(request: FastifyRequest, lines: number, source: Source
 interface PreparedBatch {
   account: string;
   batchId: string;
-  rows: StoredLine[];
+  stored: StoredBatch;
   /** The rows encoded for the store (store/row-encoding.ts). */
   payload: Buffer;
   /** Lines whose meta was not indexed because of the daily cap on new fields. */
@@ -155,6 +160,8 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     // Only the normalised lines are needed from here on: the parsed body can be collected.
     request.body = undefined;
     const rows: StoredLine[] = [];
+    const unindexedMeta: Record<string, number> = {};
+    let bytes = 0;
     const encoded = new EncodedRows(encodedSizeGuess(request, rawLines.length, source));
     let overDailyCap = 0;
     const retainedFrom = deps.retainedFrom(account);
@@ -168,18 +175,21 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       row.meta_indexed = verdict === 'indexed';
       if (verdict !== null && verdict !== 'indexed') row.meta_note = verdict === 'typeConflict' ? 'type-conflict' : 'daily-cap';
       if (verdict === 'dailyCap') overDailyCap++;
+      if (row.meta_note) unindexedMeta[row.meta_note] = (unindexedMeta[row.meta_note] ?? 0) + 1;
+      bytes += row.size;
       encoded.add(row);
       // A backstop: the estimate above leaves room for what the lines themselves carry.
       if (encoded.chars > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
       rows.push(row);
     }
-    return { account, batchId: context.batchId, rows, payload: encoded.bytesWritten(), overDailyCap };
+    const stored: StoredBatch = { lines: rows.length, bytes, unindexedMeta, ...(deps.readsLines(account) ? { rows } : {}) };
+    return { account, batchId: context.batchId, stored, payload: encoded.bytesWritten(), overDailyCap };
   };
 
   const ingest = async (request: FastifyRequest) => {
-    const { account, batchId, rows, payload, overDailyCap } = await prepare(request);
-    if (rows.length > 0) {
-      const stored = deps.batcher.submit(payload, rows.length);
+    const { account, batchId, stored: batch, payload, overDailyCap } = await prepare(request);
+    if (batch.lines > 0) {
+      const stored = deps.batcher.submit(payload, batch.lines);
       // Its lines now count in the store's queue, so its place among the bodies being read is free.
       release(request);
       try {
@@ -189,7 +199,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
         request.log.error({ err: error }, 'log store write failed');
         throw errors.storeUnavailable();
       }
-      await deps.stored(account, rows, request.log);
+      await deps.stored(account, batch, request.log);
     }
     if (overDailyCap === 0) return { status: 'ok', batchID: batchId };
     // The lines are stored; the client (and whoever reads its logs) learns why some meta is not searchable.

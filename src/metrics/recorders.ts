@@ -1,7 +1,7 @@
 import type { AlertActivity } from '../alerts/evaluator.js';
 import type { DeliveryMessage } from '../notify/messages.js';
 import type { InsertPayload } from '../store/executor.js';
-import type { StoredLine } from '../store/types.js';
+import type { StoredBatch } from '../store/types.js';
 import type { DeliveryChannel, DeliveryOutcome, Metrics } from './registry.js';
 
 /** Wraps the store write the batcher calls, to time each batched write. */
@@ -18,12 +18,10 @@ export function measureFlushes(metrics: Metrics, write: (payload: InsertPayload)
 }
 
 /** Counts lines once they are stored and about to be acknowledged. */
-export function countStored(metrics: Metrics, rows: StoredLine[]): void {
-  let bytes = 0;
-  for (const row of rows) bytes += row.size;
-  metrics.ingestLines.inc(rows.length);
-  metrics.ingestBytes.inc(bytes);
-  for (const row of rows) if (row.meta_note) metrics.ingestMetaUnindexed.inc({ reason: row.meta_note });
+export function countStored(metrics: Metrics, batch: StoredBatch): void {
+  metrics.ingestLines.inc(batch.lines);
+  metrics.ingestBytes.inc(batch.bytes);
+  for (const [reason, lines] of Object.entries(batch.unindexedMeta)) metrics.ingestMetaUnindexed.inc({ reason }, lines);
 }
 
 export function alertActivity(metrics: Metrics): AlertActivity {

@@ -40,6 +40,20 @@ export interface StoredLine {
   size: number;
 }
 
+/**
+ * What one request stored, for whoever hears of it (metrics, live tail, alerts). The rows come
+ * along only when something reads the lines themselves; otherwise a request keeps just these counts
+ * while its write runs, and its lines can be collected young.
+ */
+export interface StoredBatch {
+  lines: number;
+  /** The lines' text in UTF-8: the sum of their `size`. */
+  bytes: number;
+  /** Lines whose meta was not indexed, by their `meta_note`. */
+  unindexedMeta: Record<string, number>;
+  rows?: StoredLine[];
+}
+
 /** A WHERE condition over the log table, with its bound parameters. */
 export interface SqlCondition {
   sql: string;

@@ -90,6 +90,14 @@ export class ClusterTail implements TailRelay {
     if (interest.ask) this.announce(false);
   }
 
+  wants(account: string): boolean {
+    const now = Date.now();
+    for (const { seen, tails } of this.remote.values()) {
+      if (now - seen <= FORGET_MS && tails.some((tail) => tail.account === account)) return true;
+    }
+    return false;
+  }
+
   forward(account: string, rows: StoredLine[]): void {
     const now = Date.now();
     const second = Math.floor(now / 1000);

@@ -28,6 +28,8 @@ export interface TailRelay {
   changed(): void;
   /** Lines stored here, for the tails open at other nodes. */
   forward(account: string, rows: StoredLine[]): void;
+  /** Whether a tail open at another node would take an organisation's lines from here. */
+  wants(account: string): boolean;
 }
 
 /** Live tail: hands every stored line to the open tails of its organisation that match it. */
@@ -46,6 +48,11 @@ export class TailHub {
       if (subscribers!.size === 0) this.byAccount.delete(account);
       this.relay?.changed();
     };
+  }
+
+  /** Whether any tail, here or (through the relay) at another node, takes an organisation's lines. */
+  reads(account: string): boolean {
+    return this.byAccount.has(account) || (this.relay?.wants(account) ?? false);
   }
 
   publish(account: string, rows: StoredLine[]): void {

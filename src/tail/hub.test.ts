@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { StoredLine } from '../store/types.js';
+import { TailHub, type TailRelay } from './hub.js';
+
+const subscriber = () => ({ filters: {}, matches: () => true, deliver: () => {} });
+
+test('the hub says an organisation is read while a tail of it is open here, and only then', () => {
+  const hub = new TailHub();
+  assert.equal(hub.reads('acme'), false);
+  const close = hub.subscribe('acme', subscriber());
+  assert.equal(hub.reads('acme'), true);
+  assert.equal(hub.reads('other'), false, "another organisation's tail does not count");
+  close();
+  assert.equal(hub.reads('acme'), false);
+});
+
+test('the hub says an organisation is read when a tail at another node wants its lines', () => {
+  const hub = new TailHub();
+  const forwarded: string[] = [];
+  const relay: TailRelay = {
+    changed: () => {},
+    forward: (account: string, rows: StoredLine[]) => forwarded.push(`${account}:${rows.length}`),
+    wants: (account: string) => account === 'acme',
+  };
+  hub.relay = relay;
+  assert.equal(hub.reads('acme'), true);
+  assert.equal(hub.reads('other'), false);
+  hub.publish('acme', []);
+  assert.deepEqual(forwarded, ['acme:0']);
+});
