@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseJsonLine } from './json-line.js';
-import { detectLevel } from './level.js';
+import { detectLevel, lineLevel } from './level.js';
 import { truncateUtf8 } from './normalise.js';
 
 test('detectLevel finds level words near the start of a line', () => {
@@ -27,4 +27,19 @@ test('truncateUtf8 never splits a character', () => {
   assert.equal(truncateUtf8('ééé', 5), 'éé');
   assert.equal(truncateUtf8('a😀', 4), 'a');
   assert.equal(Buffer.byteLength(truncateUtf8('€'.repeat(10_000), 16_384)), 16_383);
+});
+
+test('lineLevel: a given level is upper-cased and cut, the same each time it recurs; none given falls back to the text', () => {
+  for (let i = 0; i < 3; i++) {
+    assert.equal(lineLevel('warn', 'ERROR in text'), 'WARN');
+    assert.equal(lineLevel('Info', ''), 'INFO');
+  }
+  assert.equal(lineLevel(undefined, 'level=err boom'), 'ERROR');
+  assert.equal(lineLevel('', 'FATAL: disk'), 'FATAL');
+  assert.equal(lineLevel(5, 'x'), '5');
+  assert.equal(lineLevel({ not: 'text' }, 'WARN here'), 'WARN');
+  assert.equal(lineLevel('ß'.repeat(80), '').length, 80, 'cut again after upper-casing grows it');
+  assert.equal(lineLevel('x'.repeat(500), ''), 'X'.repeat(80));
+  // More distinct levels than are remembered: each still answers right.
+  for (let i = 0; i < 600; i++) assert.equal(lineLevel(`lvl${i}`, ''), `LVL${i}`);
 });

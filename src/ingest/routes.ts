@@ -75,11 +75,11 @@ function encodedSizeGuess(request: FastifyRequest, lines: number, source: Source
   return (plainBodyBytes(request) ?? lines * 256) + lines * repeatedChars(source);
 }
 
-/** A request's lines, ready to write (routes.ts prepare). */
-interface PreparedBatch {
+/** A request's lines, ready to write (prepare, below). */
+interface PreparedRequest {
   account: string;
   batchId: string;
-  stored: StoredBatch;
+  batch: StoredBatch;
   /** The rows encoded for the store (store/row-encoding.ts). */
   payload: Buffer;
   /** Lines whose meta was not indexed because of the daily cap on new fields. */
@@ -137,7 +137,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
    * it: an async function keeps every local it declared until it returns, and the write takes
    * about 100 ms under load, long enough for V8 to copy whatever is kept into its old generation.
    */
-  const prepare = async (request: FastifyRequest): Promise<PreparedBatch> => {
+  const prepare = async (request: FastifyRequest): Promise<PreparedRequest> => {
     const body = request.body === UNPARSABLE_BODY ? undefined : asObject(request.body);
     const account = await authenticate(request, body);
     const source = parseSourceParams(request.query as Record<string, unknown>, body);
@@ -182,18 +182,18 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       if (encoded.chars > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
       rows.push(row);
     }
-    const stored: StoredBatch = { lines: rows.length, bytes, unindexedMeta, ...(deps.readsLines(account) ? { rows } : {}) };
-    return { account, batchId: context.batchId, stored, payload: encoded.bytesWritten(), overDailyCap };
+    const batch: StoredBatch = { lines: rows.length, bytes, unindexedMeta, ...(deps.readsLines(account) ? { rows } : {}) };
+    return { account, batchId: context.batchId, batch, payload: encoded.bytesWritten(), overDailyCap };
   };
 
   const ingest = async (request: FastifyRequest) => {
-    const { account, batchId, stored: batch, payload, overDailyCap } = await prepare(request);
+    const { account, batchId, batch, payload, overDailyCap } = await prepare(request);
     if (batch.lines > 0) {
-      const stored = deps.batcher.submit(payload, batch.lines);
+      const written = deps.batcher.submit(payload, batch.lines);
       // Its lines now count in the store's queue, so its place among the bodies being read is free.
       release(request);
       try {
-        await stored;
+        await written;
       } catch (error) {
         if (error instanceof ApiError) throw error;
         request.log.error({ err: error }, 'log store write failed');
