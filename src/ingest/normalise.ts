@@ -60,7 +60,7 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
     // Over the 32 KB meta limit: keep what fits for display, parse no fields from it.
     return { text: truncateUtf8(serialised, LIMITS.metaBytes), object: null, note: 'too-large' };
   }
-  if (Object.keys(value).length === 0) return { text: '', object: null };
+  if (serialised === '{}') return { text: '', object: null };
   return { text: serialised, object: value };
 }
 
