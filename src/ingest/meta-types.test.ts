@@ -117,3 +117,22 @@ test('a NUL in a meta key names its field with U+FFFD, in both databases', async
     await setup.close();
   }
 });
+
+test('meta is typed three levels deep, nulls name no field, and a line that conflicts registers none of its fields', async () => {
+  const setup = await registries({ maxNewFieldsPerDay: 500 });
+  try {
+    assert.equal(await admit(setup.registry, 'org', { a: { b: { c: { d: 1 } } }, n: null, list: [1, 'x'], flag: true }), 'indexed');
+    // The third level's object is a leaf: its type is "object", whatever it holds.
+    assert.equal(await admit(setup.registry, 'org', { a: { b: { c: { other: 'y' } } } }), 'indexed');
+    assert.equal(await admit(setup.registry, 'org', { a: { b: { c: 'text' } } }), 'typeConflict');
+    // The conflict comes after a new field in key order; that new field is not registered either.
+    assert.equal(await admit(setup.registry, 'org', { fresh: 1, flag: 'no' }), 'typeConflict');
+    const fields = await setup.registry.fields('org');
+    assert.deepEqual(
+      fields.map((field) => [field.path, field.type]).sort(),
+      [['a.b.c', 'object'], ['flag', 'boolean'], ['list', 'array']],
+    );
+  } finally {
+    await setup.close();
+  }
+});

@@ -14,23 +14,24 @@ function typeOf(value: unknown): MetaType | null {
 }
 
 /**
- * Every leaf path of a meta object with its type, e.g. ["user.id", "number"]. A NUL in a key is
+ * Calls `visit` with every leaf path of a meta object and its type, in order (e.g. "user.id",
+ * "number"), until it returns false; says whether it went through them all. A NUL in a key is
  * recorded as U+FFFD: PostgreSQL's text cannot hold NUL, and the path only names the field's type.
+ * A visitor, not a list of [path, type] pairs: ingest walks the meta of most lines.
  */
-export function metaFieldTypes(meta: Record<string, unknown>, prefix = '', depth = 1): Array<[string, MetaType]> {
-  const out: Array<[string, MetaType]> = [];
-  for (const [rawKey, value] of Object.entries(meta)) {
-    const key = rawKey.includes('\u0000') ? rawKey.replaceAll('\u0000', '\ufffd') : rawKey;
-    const path = prefix ? `${prefix}.${key}` : key;
+function forEachMetaField(meta: Record<string, unknown>, visit: (path: string, type: MetaType) => boolean, prefix = '', depth = 1): boolean {
+  for (const rawKey in meta) {
+    if (!Object.hasOwn(meta, rawKey)) continue;
+    const value = meta[rawKey];
     const type = typeOf(value);
     if (type === null) continue;
+    const key = rawKey.includes('\u0000') ? rawKey.replaceAll('\u0000', '\ufffd') : rawKey;
+    const path = prefix ? `${prefix}.${key}` : key;
     if (type === 'object' && depth < MAX_DEPTH) {
-      out.push(...metaFieldTypes(value as Record<string, unknown>, path, depth + 1));
-    } else {
-      out.push([path, type]);
-    }
+      if (!forEachMetaField(value as Record<string, unknown>, visit, path, depth + 1)) return false;
+    } else if (!visit(path, type)) return false;
   }
-  return out;
+  return true;
 }
 
 /** Whether a line's meta is indexed as fields, and if not, which rule kept it out. */
@@ -113,14 +114,15 @@ export class MetaTypeRegistry {
       let added = today.added;
       const verdicts = metas.map((meta): MetaVerdict | null => {
         if (meta === null) return null;
-        const fresh = new Map<string, MetaType>();
-        for (const [path, type] of metaFieldTypes(meta)) {
+        let fresh: Map<string, MetaType> | undefined;
+        const agrees = forEachMetaField(meta, (path, type) => {
           // {"a":{"b":1}} and {"a.b":"x"} name the same path: within one line they must agree too.
-          const known = types.get(path) ?? proposed.get(path) ?? fresh.get(path);
-          if (known === undefined) fresh.set(path, type);
-          else if (known !== type) return 'typeConflict';
-        }
-        if (fresh.size > 0) {
+          const known = types.get(path) ?? proposed.get(path) ?? fresh?.get(path);
+          if (known === undefined) (fresh ??= new Map()).set(path, type);
+          return known === undefined || known === type;
+        });
+        if (!agrees) return 'typeConflict';
+        if (fresh !== undefined) {
           if (added + fresh.size > this.options.maxNewFieldsPerDay) return 'dailyCap';
           for (const [path, type] of fresh) proposed.set(path, type);
           added += fresh.size;
