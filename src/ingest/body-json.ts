@@ -156,12 +156,10 @@ function parseArrayInSlices(bytes: Buffer, at: number, into: unknown[]): number 
   while (elementStart !== undefined && sliceStart + SLICE_BYTES < bytes.length) {
     const cut = likelyCut(bytes, elementStart, sliceStart + SLICE_BYTES);
     if (cut < 0) break;
-    const parsed = into.length;
     try {
       parseElements(bytes, sliceStart, cut, into);
     } catch {
-      into.length = parsed;
-      break;
+      break; // a wrong guess: nothing was pushed (parseElements pushes only what JSON.parse accepted)
     }
     sliceStart = cut + 1;
   }

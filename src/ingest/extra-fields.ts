@@ -1,11 +1,6 @@
 import { LIMITS } from './params.js';
 import { clip, isObject } from './text.js';
 
-/** Scalar source fields of the legacy agent (`pid`, `prival`) and agent v2 (`containerid`). */
-const SCALAR_KEYS = ['pid', 'prival', 'containerid'] as const;
-/** Agent v2's Kubernetes labels and annotations: string-to-string maps. */
-const MAP_KEYS = ['label', 'annotation'] as const;
-
 function scalar(value: unknown): string | number | boolean | undefined {
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string') return clip(value, LIMITS.extraValue).toWellFormed();
@@ -36,19 +31,19 @@ function boundedMap(value: unknown): Record<string, string | number | boolean> |
   return any ? kept : undefined;
 }
 
-/** The JSON text of a line's rarer source fields (StoredLine.extra), bounded; '' when none. */
+/**
+ * The JSON text of a line's rarer source fields (StoredLine.extra), bounded; '' when none: the
+ * legacy agent's scalar `pid` and `prival`, agent v2's `containerid`, and its Kubernetes `label`
+ * and `annotation` maps. Read by name: a load by a variable key goes through V8's generic lookup,
+ * and five of those on every line showed in profiles. JSON.stringify leaves out the absent ones.
+ */
 export function readExtraFields(raw: Record<string, unknown>): string {
-  // Most lines have none of them. Read by name, not through the key lists: a load by a variable key
-  // goes through V8's generic lookup, and five of those on every line showed in profiles.
-  if (raw.pid === undefined && raw.prival === undefined && raw.containerid === undefined && raw.label === undefined && raw.annotation === undefined) return '';
-  let extra: Record<string, unknown> | undefined;
-  for (const key of SCALAR_KEYS) {
-    const value = scalar(raw[key]);
-    if (value !== undefined) (extra ??= {})[key] = value;
-  }
-  for (const key of MAP_KEYS) {
-    const value = boundedMap(raw[key]);
-    if (value !== undefined) (extra ??= {})[key] = value;
-  }
-  return extra ? JSON.stringify(extra) : '';
+  const pid = scalar(raw.pid);
+  const prival = scalar(raw.prival);
+  const containerid = scalar(raw.containerid);
+  const label = boundedMap(raw.label);
+  const annotation = boundedMap(raw.annotation);
+  // Most lines have none: no object is made for them.
+  if (pid === undefined && prival === undefined && containerid === undefined && label === undefined && annotation === undefined) return '';
+  return JSON.stringify({ pid, prival, containerid, label, annotation });
 }

@@ -90,36 +90,36 @@ export class ClusterTail implements TailRelay {
     if (interest.ask) this.announce(false);
   }
 
-  wants(account: string): boolean {
+  /** The tails other nodes have open on an organisation, with their node; nodes not heard from lately are forgotten. */
+  private *tailsOf(account: string): Generator<[string, RemoteTail]> {
     const now = Date.now();
-    for (const { seen, tails } of this.remote.values()) {
-      if (now - seen <= FORGET_MS && tails.some((tail) => tail.account === account)) return true;
-    }
-    return false;
-  }
-
-  forward(account: string, rows: StoredLine[]): void {
-    const now = Date.now();
-    const second = Math.floor(now / 1000);
     for (const [node, { seen, tails }] of this.remote) {
       if (now - seen > FORGET_MS) {
         this.remote.delete(node);
         continue;
       }
-      for (const tail of tails) {
-        if (tail.account !== account) continue;
-        const matched = rows.filter(tail.matches);
-        if (matched.length === 0) continue;
-        if (tail.second !== second) {
-          tail.second = second;
-          tail.sent = 0;
-        }
-        const room = Math.max(0, MAX_LINES_PER_SECOND - tail.sent);
-        const sent = matched.length > room ? evenSpread(matched, room) : matched;
-        tail.sent += sent.length;
-        const message = { tail: tail.id, records: sent.map(sharedExportRecord), skipped: matched.length - sent.length };
-        this.broadcast.publish(linesFor(node), JSON.stringify(message)).catch(this.onError);
+      for (const tail of tails) if (tail.account === account) yield [node, tail];
+    }
+  }
+
+  wants(account: string): boolean {
+    return !this.tailsOf(account).next().done;
+  }
+
+  forward(account: string, rows: StoredLine[]): void {
+    const second = Math.floor(Date.now() / 1000);
+    for (const [node, tail] of this.tailsOf(account)) {
+      const matched = rows.filter(tail.matches);
+      if (matched.length === 0) continue;
+      if (tail.second !== second) {
+        tail.second = second;
+        tail.sent = 0;
       }
+      const room = Math.max(0, MAX_LINES_PER_SECOND - tail.sent);
+      const sent = matched.length > room ? evenSpread(matched, room) : matched;
+      tail.sent += sent.length;
+      const message = { tail: tail.id, records: sent.map(sharedExportRecord), skipped: matched.length - sent.length };
+      this.broadcast.publish(linesFor(node), JSON.stringify(message)).catch(this.onError);
     }
   }
 }
