@@ -2,13 +2,22 @@
  * Root keys of a JSON line that collide with the viewer's reserved names; they are stored with a
  * leading underscore (`status` becomes `_status`), as Mezmo does.
  */
-const RESERVED = new Set([
+const RESERVED = [
   'source', 'type', 'tag', 'auth', 'bytes', 'connect', 'method', 'namespace', 'path', 'pod',
   'request', 'response', 'service', 'space', 'status', 'timestamp', 'user',
-]);
+];
 
 /** Keys clients may not set: they would impersonate another account or change retention. */
-const PROTECTED = new Set(['_account', '_retention']);
+const PROTECTED = ['_account', '_retention'];
+
+/**
+ * What each root key is stored as: a reserved key's new name, null for a protected key (left out),
+ * absent for the rest (kept). The new names are made once: a name made per line (`_${key}`) was a
+ * new string for V8 to look up each time it became a property.
+ */
+const STORED_AS: Record<string, string | null> = Object.create(null);
+for (const key of RESERVED) STORED_AS[key] = `_${key}`;
+for (const key of PROTECTED) STORED_AS[key] = null;
 
 export type JsonFields = Record<string, unknown>;
 
@@ -33,8 +42,13 @@ export function parseJsonLine(text: string): JsonFields | null {
   const source = parsed as JsonFields;
   const fields: JsonFields = {};
   for (const key in source) {
-    if (!Object.hasOwn(source, key) || PROTECTED.has(key)) continue;
-    fields[RESERVED.has(key) ? `_${key}` : key] = source[key];
+    if (!Object.hasOwn(source, key)) continue;
+    const storedAs = STORED_AS[key];
+    if (storedAs === null) continue;
+    // An own "__proto__" (JSON.parse makes one) is kept as data: assigned, it would replace the
+    // copy's prototype, vanish from the stored fields and lend its keys to lookups such as `level`.
+    if (key === '__proto__') Object.defineProperty(fields, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else fields[storedAs ?? key] = source[key];
   }
   return fields;
 }

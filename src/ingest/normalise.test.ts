@@ -22,6 +22,20 @@ test('parseJsonLine parses JSON at the end of a line and renames reserved keys',
   assert.equal(parseJsonLine('}'), null);
 });
 
+test('parseJsonLine keeps every root key in order, renaming each reserved one and dropping the protected ones', () => {
+  const fields = parseJsonLine('{"path":"/a","msg":"x","_account":"other","user":{"id":1},"timestamp":5,"level":"warn","_retention":1}');
+  assert.deepEqual(Object.keys(fields ?? {}), ['_path', 'msg', '_user', '_timestamp', 'level']);
+  assert.equal(JSON.stringify(fields), '{"_path":"/a","msg":"x","_user":{"id":1},"_timestamp":5,"level":"warn"}');
+});
+
+test('parseJsonLine keeps a "__proto__" key as data, not as the prototype of its fields', () => {
+  const fields = parseJsonLine('{"__proto__":{"level":"error"},"msg":"x"}');
+  assert.ok(fields);
+  assert.equal(Object.getPrototypeOf(fields), Object.prototype);
+  assert.equal(fields.level, undefined, 'no level is lent by the "__proto__" value');
+  assert.equal(JSON.stringify(fields), '{"__proto__":{"level":"error"},"msg":"x"}');
+});
+
 test('truncateUtf8 never splits a character', () => {
   assert.equal(truncateUtf8('abc', 10), 'abc');
   assert.equal(truncateUtf8('ééé', 5), 'éé');

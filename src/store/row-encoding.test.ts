@@ -7,7 +7,7 @@ import { openTestExecutor } from '../testing/log-engine.js';
 import type { SqlExecutor } from './executor.js';
 import { LogStore } from './log-store.js';
 import type { StoredLine } from './types.js';
-import { EncodedRows, encodeRow, encodeRows } from './row-encoding.js';
+import { EncodedRows, INSERT_COLUMNS, encodeRow, encodeRows } from './row-encoding.js';
 
 let dir: string;
 let executor: SqlExecutor;
@@ -55,6 +55,20 @@ test('every kind of text survives the trip through the engine unchanged', async 
   assert.deepEqual(await readAll('awkward'), rows);
 });
 
+test("rows of different requests, encoded one after another, each keep their own request's columns", async () => {
+  // What a request's rows share is encoded once and reused while the next row shares it too.
+  const first = { account: 'shared-a', batch_id: 'batch-1', host: 'h1', ip: '10.0.0.1', mac: 'aa', tags: ['one'] };
+  const second = { account: 'shared-b', batch_id: 'batch-2', host: 'h2', ip: '10.0.0.2', mac: 'bb', tags: ['two', 'three'] };
+  const rows = [
+    row({ ...first, id: '1' }), row({ ...first, id: '2', tags: first.tags }), row({ ...second, id: '3' }),
+    row({ ...first, id: '4', host: 'own-host' }), row({ ...first, id: '5', ip: '10.9.9.9' }), row({ ...second, id: '6', tags: ['other'] }),
+    row({ ...second, id: '7', env: 'prod', file: '/var/log/x', meta_note: 'daily-cap', extra: '{"pid":1}' }),
+  ];
+  await store.insert(encodeRows(rows));
+  assert.deepEqual(await readAll('shared-a'), rows.filter((each) => each.account === 'shared-a'));
+  assert.deepEqual(await readAll('shared-b'), rows.filter((each) => each.account === 'shared-b'));
+});
+
 test('timestamps keep their milliseconds', async () => {
   const times = [1_763_800_000_000, 1_763_800_000_001, 1_763_800_000_999, 1_763_800_000_100, 1_763_800_000_050, 946_684_800_010];
   await store.insert(encodeRows(times.map((ts, i) => row({ account: 'times', ts, id: String(i + 1) }))));
@@ -82,7 +96,7 @@ test('rows encoded into a growing buffer are the UTF-8 of their text, byte for b
 });
 
 test('timestamps are written as seconds with exactly three decimals', () => {
-  const secondsOf = (ts: number) => encodeRow(row({ ts })).split('\t')[1];
+  const secondsOf = (ts: number) => encodeRow(row({ ts })).split('\t')[INSERT_COLUMNS.indexOf('ts')];
   assert.equal(secondsOf(1_763_800_000_000), '1763800000.000');
   assert.equal(secondsOf(1_763_800_000_007), '1763800000.007');
   assert.equal(secondsOf(1_763_800_000_070), '1763800000.070');

@@ -7,8 +7,12 @@ import type { StoredLine } from './types.js';
  * contract and the table may gain columns freely.
  */
 export const INSERT_COLUMNS = [
-  'account', 'ts', 'id', 'batch_id', 'host', 'app', 'level', 'env', 'file', 'ip', 'mac', 'tags',
-  'line', 'logtype', 'fields', 'meta', 'meta_indexed', 'meta_note', 'extra', 'size',
+  // A request's rows share these six: they lead, so that encodeRow writes them as one string.
+  'account', 'batch_id', 'host', 'ip', 'mac', 'tags',
+  'ts', 'id', 'app', 'level', 'line', 'logtype', 'fields', 'meta', 'meta_indexed',
+  // Empty on most lines: written as one constant when all four are.
+  'env', 'file', 'meta_note', 'extra',
+  'size',
 ] as const;
 
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
@@ -37,40 +41,50 @@ function seconds(ms: number): string {
   return `${(ms - milliseconds) / 1000}.${milliseconds < 10 ? '00' : milliseconds < 100 ? '0' : ''}${milliseconds}`;
 }
 
-/**
- * `encode`, remembering its last answer. A request's rows repeat their account, batch, source and
- * often their time, and the next request usually repeats the account: these encode once.
- */
-function lastOf<T>(encode: (value: T) => string): (value: T) => string {
-  let input: T | undefined;
-  let output = '';
-  let known = false;
-  return (value) => {
-    if (!known || value !== input) {
-      output = encode(value);
-      input = value;
-      known = true;
-    }
-    return output;
-  };
+/** DateTime64 text of the last time encoded: a request's rows often share their time. */
+let lastTs = Number.NaN;
+let lastSeconds = '';
+
+function tsSeconds(ms: number): string {
+  if (ms !== lastTs) {
+    lastSeconds = seconds(ms);
+    lastTs = ms;
+  }
+  return lastSeconds;
 }
 
-const accountField = lastOf(field);
-const batchField = lastOf(field);
-const hostField = lastOf(field);
-const ipField = lastOf(field);
-const macField = lastOf(field);
-/** By identity: a request's rows share one tags array. */
-const tagsList = lastOf(list);
-const tsSeconds = lastOf(seconds);
+/** The columns every row of one request shares (INSERT_COLUMNS' first six), as last encoded. */
+let shared: Pick<StoredLine, 'account' | 'batch_id' | 'host' | 'ip' | 'mac' | 'tags'> | undefined;
+let sharedText = '';
+
+/**
+ * The first six columns, tab-terminated. A request's rows share them (host unless a line names
+ * its own), so they are encoded once a request rather than once a row: each part of a row's
+ * template is one more string V8 joins and later flattens.
+ */
+function sharedColumns(row: StoredLine): string {
+  if (
+    shared === undefined || row.batch_id !== shared.batch_id || row.account !== shared.account || row.host !== shared.host ||
+    row.ip !== shared.ip || row.mac !== shared.mac || row.tags !== shared.tags
+  ) {
+    sharedText = `${field(row.account)}\t${field(row.batch_id)}\t${field(row.host)}\t${field(row.ip)}\t${field(row.mac)}\t${list(row.tags)}\t`;
+    shared = { account: row.account, batch_id: row.batch_id, host: row.host, ip: row.ip, mac: row.mac, tags: row.tags };
+  }
+  return sharedText;
+}
+
+/** env, file, meta_note and extra, tab-separated: on most lines all four are empty. */
+function rareColumns(row: StoredLine): string {
+  const note = row.meta_note ?? '';
+  if (row.env === '' && row.file === '' && note === '' && row.extra === '') return '\t\t\t';
+  return `${field(row.env)}\t${field(row.file)}\t${field(note)}\t${field(row.extra)}`;
+}
 
 /** One row of INSERT_COLUMNS, tab-separated and newline-terminated. */
 export function encodeRow(row: StoredLine): string {
   return (
-    `${accountField(row.account)}\t${tsSeconds(row.ts)}\t${row.id}\t${batchField(row.batch_id)}\t${hostField(row.host)}\t${field(row.app)}\t` +
-    `${field(row.level)}\t${field(row.env)}\t${field(row.file)}\t${ipField(row.ip)}\t${macField(row.mac)}\t${tagsList(row.tags)}\t` +
-    `${field(row.line)}\t${field(row.logtype)}\t${field(row.fields)}\t${field(row.meta)}\t${row.meta_indexed ? 'true' : 'false'}\t${field(row.meta_note ?? '')}\t` +
-    `${field(row.extra)}\t${row.size}\n`
+    `${sharedColumns(row)}${tsSeconds(row.ts)}\t${row.id}\t${field(row.app)}\t${field(row.level)}\t${field(row.line)}\t` +
+    `${field(row.logtype)}\t${field(row.fields)}\t${field(row.meta)}\t${row.meta_indexed ? 'true' : 'false'}\t${rareColumns(row)}\t${row.size}\n`
   );
 }
 
