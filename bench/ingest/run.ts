@@ -31,7 +31,9 @@ const { values: options } = parseArgs({
 });
 const runs = Number(options.runs ?? 3);
 const seconds = Number(options.seconds ?? (options.quick ? 4 : 20));
+/** 0 leaves the sustained run (and its memory figures and chart) out. */
 const sustainedSeconds = Number(options['sustained-seconds'] ?? (options.quick ? 10 : 300));
+if (!Number.isFinite(sustainedSeconds) || sustainedSeconds < 0) throw new Error(`--sustained-seconds takes 0 or more seconds, not "${options['sustained-seconds']}"`);
 const connections = Number(options.connections);
 const LINES_PER_BODY = 1000;
 const WARMUP_MS = options.quick ? 1000 : 3000;
@@ -116,6 +118,29 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   };
 }
 
+/** One long run that samples RSS and throughput every second, so a leak shows as a rising line. */
+async function sustainedRun(loadLogstead: (window: number) => Promise<LoadResult>) {
+  console.log(`  sustained run: ${sustainedSeconds} s ...`);
+  const sustained = await loadLogstead(sustainedSeconds);
+  const rssOver = (from: number, to: number) => median(sustained.timeline.slice(from, to).map((point) => point.rssMiB));
+  const minute = Math.min(60, Math.floor(sustained.timeline.length / 3));
+  const memory = {
+    seconds: sustainedSeconds,
+    linesPerSecond: Math.round(sustained.linesPerSecond),
+    p99Ms: Number(sustained.p99Ms.toFixed(1)),
+    maxRssMiB: Math.round(sustained.maxRssMiB),
+    /** Median RSS over the first and the last minute (or third, in short runs): flat means close. */
+    firstMinuteRssMiB: Math.round(rssOver(0, minute)),
+    lastMinuteRssMiB: Math.round(rssOver(sustained.timeline.length - minute, sustained.timeline.length)),
+  };
+  console.log(
+    `  sustained run: ${memory.linesPerSecond} lines/s, p99 ${memory.p99Ms} ms, RSS ${memory.firstMinuteRssMiB} MiB (first minute) → ` +
+      `${memory.lastMinuteRssMiB} MiB (last minute), highest ${memory.maxRssMiB} MiB`,
+  );
+
+  return { memory, maxRssMiB: sustained.maxRssMiB, timeline: sustained.timeline };
+}
+
 async function main() {
   const { bodies, hostnames, rawBytesPerLine } = loadBodies(LINES_PER_BODY, 60);
   console.log(
@@ -148,23 +173,7 @@ async function main() {
     );
   }
 
-  console.log(`  sustained run: ${sustainedSeconds} s ...`);
-  const sustained = await loadLogstead(sustainedSeconds);
-  const rssOver = (from: number, to: number) => median(sustained.timeline.slice(from, to).map((point) => point.rssMiB));
-  const minute = Math.min(60, Math.floor(sustained.timeline.length / 3));
-  const memory = {
-    seconds: sustainedSeconds,
-    linesPerSecond: Math.round(sustained.linesPerSecond),
-    p99Ms: Number(sustained.p99Ms.toFixed(1)),
-    maxRssMiB: Math.round(sustained.maxRssMiB),
-    /** Median RSS over the first and the last minute (or third, in short runs): flat means close. */
-    firstMinuteRssMiB: Math.round(rssOver(0, minute)),
-    lastMinuteRssMiB: Math.round(rssOver(sustained.timeline.length - minute, sustained.timeline.length)),
-  };
-  console.log(
-    `  sustained run: ${memory.linesPerSecond} lines/s, p99 ${memory.p99Ms} ms, RSS ${memory.firstMinuteRssMiB} MiB (first minute) → ` +
-      `${memory.lastMinuteRssMiB} MiB (last minute), highest ${memory.maxRssMiB} MiB`,
-  );
+  const sustained = sustainedSeconds > 0 ? await sustainedRun(loadLogstead) : undefined;
 
   const summary = {
     date: new Date().toISOString(),
@@ -181,9 +190,9 @@ async function main() {
     p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
     p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
     errors: logstead.reduce((sum, r) => sum + r.errors, 0),
-    maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB), sustained.maxRssMiB)),
-    memory,
-    timeline: sustained.timeline,
+    maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB), sustained?.maxRssMiB ?? 0)),
+    memory: sustained?.memory,
+    timeline: sustained?.timeline,
   };
   console.log('');
   console.log('| measure (median of runs) | value |');
@@ -195,13 +204,17 @@ async function main() {
   console.log(`| acknowledgement latency p50 / p99 | ${summary.p50Ms} ms / ${summary.p99Ms} ms |`);
   console.log(`| non-200 answers | ${summary.errors} |`);
   console.log(`| server memory (RSS), highest | ${summary.maxRssMiB} MiB |`);
-  console.log(`| sustained ${sustainedSeconds} s: RSS first → last minute | ${memory.firstMinuteRssMiB} → ${memory.lastMinuteRssMiB} MiB |`);
+  if (sustained) console.log(`| sustained ${sustainedSeconds} s: RSS first → last minute | ${sustained.memory.firstMinuteRssMiB} → ${sustained.memory.lastMinuteRssMiB} MiB |`);
   const resultsDir = path.join(root, 'bench/results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `ingest-${summary.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
+  if (!sustained) {
+    console.log(`\nresults written to ${path.relative(root, file)} (no sustained run: --sustained-seconds 0)`);
+    return;
+  }
   const chart = path.join(resultsDir, 'ingest-timeline.svg');
-  fs.writeFileSync(chart, timelineChart(summary.timeline, `Logstead sustained ingest, ${sustainedSeconds} s (${summary.date.slice(0, 10)}, ${connections} connections, 1,000-line bodies)`));
+  fs.writeFileSync(chart, timelineChart(sustained.timeline, `Logstead sustained ingest, ${sustainedSeconds} s (${summary.date.slice(0, 10)}, ${connections} connections, 1,000-line bodies)`));
   console.log(`\nresults written to ${path.relative(root, file)}; throughput and latency over time in ${path.relative(root, chart)}`);
 }
 
