@@ -26,6 +26,7 @@ import { median, percentile } from '../lib/stats.js';
 import { LOGS_TABLE } from '../../src/store/tables.js';
 import { summariseProfile } from './profile-summary.js';
 import { loadBodies, postIngest } from '../lib/ingest-request.js';
+import { TEST_POSTGRES_URL, dropTestPostgres, testPostgresUrl } from '../../src/testing/config-database.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -36,6 +37,10 @@ const { values: options } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     /** Another built checkout's server, for a before/after comparison on the same load. */
     'server-dir': { type: 'string' },
+    /** Give the organisation an alert rule first (addAlertRule). */
+    alert: { type: 'boolean', default: false },
+    /** Keep the node's configuration in PostgreSQL, as a cluster node does, not in SQLite. */
+    postgres: { type: 'boolean', default: false },
   },
 });
 const runs = Number(options.runs ?? (options.quick ? 2 : 3));
@@ -182,19 +187,40 @@ interface RemoteRun {
 }
 
 /** A fresh stand-in and a fresh node on it, loaded for one window. */
+/**
+ * --alert: an organisation with an alert rule has every request's rows kept through its write and
+ * matched against the rule, which the default run (no rule, no live tail) does not measure. The
+ * rule counts lines with the word `reset` (about 0.3% of the benchmark's lines) and fires at
+ * 100,000 in 30 s, which this load never reaches, so no delivery runs beside the ingest.
+ */
+async function addAlertRule(url: string, serviceKey: string): Promise<void> {
+  const channel = { integration: 'email', emails: ['bench@example.com'], operator: 'presence', triggerlimit: 100_000, triggerinterval: '30', immediate: true, terminal: false };
+  const answer = await fetch(new URL('/v1/config/view', url), {
+    method: 'POST',
+    headers: { servicekey: serviceKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench/remote alert', query: 'reset', channels: [channel] }),
+  });
+  if (!answer.ok) throw new Error(`the alert rule was refused: ${answer.status} ${await answer.text()}`);
+}
+
 async function remoteRun(bodies: Buffer[], hostnames: string[], profileDir?: string): Promise<RemoteRun> {
   const clickhouse = await startProcess(standIn, ['logstead'], {});
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-remote-'));
   try {
-    const env = { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_CLICKHOUSE_URL: clickhouse.url };
+    // --postgres: a fresh database for each run, on the server the tests use (its own CPU, like
+    // the commits' fsyncs, is then PostgreSQL's, not the node's, and is not reported).
+    const configuration: Record<string, string> = options.postgres ? { LOGSTEAD_DATABASE_URL: await testPostgresUrl(dataDir) } : {};
+    const env = { LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_CLICKHOUSE_URL: clickhouse.url, ...configuration };
     const node = profileDir ? await startProfiledLogstead(env, profileDir) : await startLogsteadServer(env, options['server-dir']);
-    const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+    const { ingestionKey, serviceKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+    if (options.alert) await addAlertRule(node.url, serviceKey);
     const result = await load(node.url, ingestionKey, bodies, hostnames, [node.child.pid!, clickhouse.child.pid!]);
     await stopProcess(node.child);
     const rows = await storedRows(clickhouse.url);
     return { load: result, storedRows: rows };
   } finally {
     await stopProcess(clickhouse.child);
+    if (options.postgres) await dropTestPostgres(dataDir);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -206,6 +232,8 @@ async function main() {
   console.log(
     `bench/remote: ${runs} runs × ${seconds}s, ${connections} keep-alive connections, ${LINES_PER_BODY}-line bodies, ` +
       `${rawBytesPerLine.toFixed(0)} raw JSON bytes per line; node → ClickHouse stand-in (chDB over HTTP, own process); ` +
+      `${options.alert ? 'the organisation has an alert rule; ' : ''}` +
+      `${options.postgres ? `configuration in PostgreSQL (${new URL(TEST_POSTGRES_URL).host}); ` : ''}` +
       `${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}`,
   );
   const ceiling: LoadResult[] = [];
@@ -240,6 +268,10 @@ async function main() {
     seconds,
     connections,
     linesPerBody: LINES_PER_BODY,
+    /** Whether the organisation had an alert rule (--alert). */
+    alertRule: options.alert,
+    /** Where the node's configuration was: SQLite in its data directory, or PostgreSQL (--postgres). */
+    configuration: options.postgres ? 'postgres' : 'sqlite',
     clickhouse: 'src/testing/chdb-http-server.ts in its own process (chDB behind a Node HTTP front)',
     linesPerSecond: Math.round(med((r) => r.load.linesPerSecond)),
     nodeCpuMicrosPerLine: round(nodeMicrosPerLine, 2),

@@ -23,6 +23,21 @@ export function searchText(row: SearchableLine): string {
 }
 
 /**
+ * Whether `matches` holds for the text a bare word or phrase is searched in (searchText), tested
+ * part by part without joining them. The parts are separated by a line break there, which is not a
+ * letter or digit, so a needle without one matches the joined text exactly when it matches a
+ * part: at a part's edges the separator counts as the text's start or end does. A needle with a
+ * line break could span two parts, so it is tested on the joined text.
+ */
+export function someSearchedText(row: SearchableLine, needle: string, matches: (text: string) => boolean): boolean {
+  if (needle.includes('\n')) return matches(searchText(row));
+  if (matches(row.line) || matches(row.host) || matches(row.app) || matches(row.level) || matches(row.file) || matches(row.env)) return true;
+  for (const tag of row.tags) if (matches(tag)) return true;
+  if (row.meta_indexed && matches(row.meta)) return true;
+  return hasOptionalEscapes(row) && matches(row.fields);
+}
+
+/**
  * Whether a JSON line uses escapes JSON never requires: \uXXXX for a character that could have
  * been written as itself (Fluent Bit's logdna output and Python's json.dumps escape all non-ASCII
  * text) or \/. Such a line is also searched as `fields`, the same JSON parsed at ingestion and

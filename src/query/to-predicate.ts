@@ -1,6 +1,6 @@
 import type { FieldRef, FieldTest, QueryNode } from './ast.js';
-import { type SearchableLine, searchText } from './searchable.js';
-import { wordMatch } from './text-match.js';
+import { type SearchableLine, someSearchedText } from './searchable.js';
+import { wordMatcher } from './text-match.js';
 
 export type LinePredicate = (line: SearchableLine) => boolean;
 
@@ -35,45 +35,54 @@ function at(root: unknown, path: string[]): unknown {
 /** A JSON value as searchable text: strings as they are, anything else as its JSON. */
 const valueText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-function testValue(value: unknown, test: FieldTest): boolean {
-  if (value === undefined) return false;
+/** A field test compiled once: its word test, if any, is a compiled pattern (text-match.ts). */
+function valueTester(test: FieldTest): (value: unknown) => boolean {
   switch (test.kind) {
     case 'exists':
-      return true;
-    case 'text':
-      return wordMatch(valueText(value), test.value, test.mode);
-    case 'equals':
-      return typeof value === 'number' ? value === test.value : wordMatch(valueText(value), test.text, '=');
-    case 'compare':
-      if (typeof value !== 'number') return false;
-      return test.op === '>' ? value > test.value : test.op === '>=' ? value >= test.value : test.op === '<' ? value < test.value : value <= test.value;
+      return (value) => value !== undefined;
+    case 'text': {
+      const matches = wordMatcher(test.value, test.mode);
+      return (value) => value !== undefined && matches(valueText(value));
+    }
+    case 'equals': {
+      const matches = wordMatcher(test.text, '=');
+      return (value) => value !== undefined && (typeof value === 'number' ? value === test.value : matches(valueText(value)));
+    }
+    case 'compare': {
+      const { op, value: bound } = test;
+      return (value) => typeof value === 'number' && (op === '>' ? value > bound : op === '>=' ? value >= bound : op === '<' ? value < bound : value <= bound);
+    }
   }
 }
 
-function testText(text: string, test: FieldTest): boolean {
-  return test.kind === 'exists' ? text !== '' : testValue(text, test);
+/** The same for a text column, where "exists" means not empty. */
+function textTester(test: FieldTest): (text: string) => boolean {
+  return test.kind === 'exists' ? (text) => text !== '' : valueTester(test);
 }
 
 function fieldMatcher(field: FieldRef, test: FieldTest): (line: SearchableLine, prepared: Prepared) => boolean {
+  const testValue = valueTester(test);
   switch (field.kind) {
-    case 'builtin':
+    case 'builtin': {
       if (field.name === 'tag') {
-        return (line) => (test.kind === 'exists' ? line.tags.length > 0 : line.tags.some((tag) => testValue(tag, test)));
+        return (line) => (test.kind === 'exists' ? line.tags.length > 0 : line.tags.some(testValue));
       }
       const name = field.name;
-      return (line) => testText(line[name], test);
+      const testText = textTester(test);
+      return (line) => testText(line[name]);
+    }
     case 'size':
-      return (line) => testValue(line.size, test);
+      return (line) => testValue(line.size);
     case 'meta':
       return (line, prepared) => {
         if (!line.meta_indexed) return false;
         if (!('meta' in prepared)) prepared.meta = parseJson(line.meta);
-        return testValue(at(prepared.meta, field.path), test);
+        return testValue(at(prepared.meta, field.path));
       };
     case 'json':
       return (line, prepared) => {
         if (!('fields' in prepared)) prepared.fields = parseJson(line.fields);
-        return testValue(at(prepared.fields, field.path), test);
+        return testValue(at(prepared.fields, field.path));
       };
   }
 }
@@ -94,8 +103,10 @@ function compile(node: QueryNode): (line: SearchableLine, prepared: Prepared) =>
       const child = compile(node.child);
       return (line, prepared) => !child(line, prepared);
     }
-    case 'text':
-      return (line) => wordMatch(searchText(line), node.value, node.mode);
+    case 'text': {
+      const matches = wordMatcher(node.value, node.mode);
+      return (line) => someSearchedText(line, node.value, matches);
+    }
     case 'field':
       return fieldMatcher(node.field, node.test);
   }
