@@ -39,11 +39,6 @@ export function wordMatcher(needle: string, mode: MatchMode): (text: string) => 
   return (text) => pattern.test(text);
 }
 
-/** Whether `needle` occurs in `text` at a word start (and, for whole words, a word end). */
-export function wordMatch(text: string, needle: string, mode: MatchMode): boolean {
-  return wordMatcher(needle, mode)(text);
-}
-
 /** Escapes every ASCII punctuation character for RE2; other characters stand for themselves. */
 const quoteRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}\-/#&~!"'%,:;<=>@`]/g, '\\$&');
 
