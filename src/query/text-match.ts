@@ -42,7 +42,7 @@ export function wordMatcher(needle: string, mode: MatchMode): (text: string) => 
 /** Escapes every ASCII punctuation character for RE2; other characters stand for themselves. */
 const quoteRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}\-/#&~!"'%,:;<=>@`]/g, '\\$&');
 
-/** The RE2 pattern for wordMatch, applied by SQL to text already lower-cased when the mode folds case. */
+/** The RE2 pattern for wordMatcher, applied by SQL to text already lower-cased when the mode folds case. */
 export function wordPattern(needle: string, mode: MatchMode): string {
   const sensitive = caseSensitive(mode);
   const notWordChar = sensitive ? '[^A-Za-z0-9]' : '[^a-z0-9]';
@@ -51,7 +51,7 @@ export function wordPattern(needle: string, mode: MatchMode): string {
 }
 
 /**
- * The index tokens (store/schema.ts INDEXED_TEXT) that every wordMatch hit of `needle` contains.
+ * The index tokens (store/schema.ts INDEXED_TEXT) that every wordMatcher hit of `needle` contains.
  * Words are runs of ASCII letters and digits, so each run of the needle that is followed by
  * another character of the needle (or, in a whole-word mode, by the needle's end) is a whole
  * token of the text, and a run that ends the needle in a prefix mode is the start of one.
