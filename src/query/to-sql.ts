@@ -25,7 +25,7 @@ class SqlCompiler {
     return `{${name}:${type}}`;
   }
 
-  /** A word test on a text expression, the SQL form of wordMatch. */
+  /** A word test on a text expression, the SQL form of wordMatcher. */
   private wordMatch(expression: string, needle: string, mode: MatchMode): string {
     const pattern = this.bind(wordPattern(needle, mode), 'String');
     return caseSensitive(mode) ? `match(${expression}, ${pattern})` : `match(lower(${expression}), ${pattern})`;
