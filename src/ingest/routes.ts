@@ -159,7 +159,6 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, deps.lineIds.format(firstId + index)));
     // Only the normalised lines are needed from here on: the parsed body can be collected.
     request.body = undefined;
-    const rows: StoredLine[] = [];
     const unindexedMeta: Record<string, number> = {};
     let bytes = 0;
     const encoded = new EncodedRows(encodedSizeGuess(request, rawLines.length, source));
@@ -180,9 +179,10 @@ export async function ingestRoutes(app: FastifyInstance, deps: IngestDeps): Prom
       encoded.add(row);
       // A backstop: the estimate above leaves room for what the lines themselves carry.
       if (encoded.chars > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
-      rows.push(row);
     }
-    const batch: StoredBatch = { lines: rows.length, bytes, unindexedMeta, ...(deps.readsLines(account) ? { rows } : {}) };
+    // The rows themselves only for whoever reads them: otherwise the counts are all that is kept.
+    const rows = deps.readsLines(account) ? kept.map(({ row }): StoredLine => row) : undefined;
+    const batch: StoredBatch = { lines: kept.length, bytes, unindexedMeta, rows };
     return { account, batchId: context.batchId, batch, payload: encoded.bytesWritten(), overDailyCap };
   };
 

@@ -23,18 +23,17 @@ export function searchText(row: SearchableLine): string {
 }
 
 /**
- * Whether `matches` holds for the text a bare word or phrase is searched in (searchText), tested
- * part by part without joining them. The parts are separated by a line break there, which is not a
- * letter or digit, so a needle without one matches the joined text exactly when it matches a
- * part: at a part's edges the separator counts as the text's start or end does. A needle with a
- * line break could span two parts, so it is tested on the joined text.
+ * Whether `test` holds for a part of searchText's text, tested part by part without joining them
+ * (the parts are the same, in the same order). The parts are separated there by a line break, not
+ * a letter or digit, so a word test whose needle has no line break holds for the joined text
+ * exactly when it holds for a part: at a part's edges the separator counts as the text's start or
+ * end does. A needle with a line break could span two parts: test searchText instead.
  */
-export function someSearchedText(row: SearchableLine, needle: string, matches: (text: string) => boolean): boolean {
-  if (needle.includes('\n')) return matches(searchText(row));
-  if (matches(row.line) || matches(row.host) || matches(row.app) || matches(row.level) || matches(row.file) || matches(row.env)) return true;
-  for (const tag of row.tags) if (matches(tag)) return true;
-  if (row.meta_indexed && matches(row.meta)) return true;
-  return hasOptionalEscapes(row) && matches(row.fields);
+export function anySearchedPart(row: SearchableLine, test: (text: string) => boolean): boolean {
+  if (test(row.line) || test(row.host) || test(row.app) || test(row.level) || test(row.file) || test(row.env)) return true;
+  for (const tag of row.tags) if (test(tag)) return true;
+  if (row.meta_indexed && test(row.meta)) return true;
+  return hasOptionalEscapes(row) && test(row.fields);
 }
 
 /**

@@ -17,8 +17,12 @@ const isAsciiAlnum = (code: number) =>
 export const caseSensitive = (mode: MatchMode) => mode === '=' || mode === '===';
 export const wholeWord = (mode: MatchMode) => mode === '==' || mode === '===';
 
-/** Characters a JavaScript pattern would read as syntax. */
-const JS_REGEX_SYNTAX = /[\\^$.*+?()[\]{}|/-]/;
+/**
+ * Escapes every ASCII punctuation character, for RE2 and for JavaScript patterns without the `u`
+ * flag alike (both take an escaped punctuation character as itself); other characters stand for
+ * themselves.
+ */
+const quoteRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}\-/#&~!"'%,:;<=>@`]/g, '\\$&');
 
 /**
  * A test of whether `needle` occurs in a text at a word start (and, for whole words, a word end),
@@ -33,14 +37,12 @@ export function wordMatcher(needle: string, mode: MatchMode): (text: string) => 
   let body = '';
   for (const char of needle.split('')) {
     if (fold && /[A-Za-z]/.test(char)) body += `[${char.toLowerCase()}${char.toUpperCase()}]`;
-    else body += JS_REGEX_SYNTAX.test(char) ? `\\${char}` : char;
+    else body += quoteRegex(char);
   }
   const pattern = new RegExp(`(?<![A-Za-z0-9])${body}${wholeWord(mode) ? '(?![A-Za-z0-9])' : ''}`);
   return (text) => pattern.test(text);
 }
 
-/** Escapes every ASCII punctuation character for RE2; other characters stand for themselves. */
-const quoteRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}\-/#&~!"'%,:;<=>@`]/g, '\\$&');
 
 /** The RE2 pattern for wordMatcher, applied by SQL to text already lower-cased when the mode folds case. */
 export function wordPattern(needle: string, mode: MatchMode): string {

@@ -1,5 +1,5 @@
 import type { FieldRef, FieldTest, QueryNode } from './ast.js';
-import { type SearchableLine, someSearchedText } from './searchable.js';
+import { type SearchableLine, anySearchedPart, searchText } from './searchable.js';
 import { wordMatcher } from './text-match.js';
 
 export type LinePredicate = (line: SearchableLine) => boolean;
@@ -105,7 +105,8 @@ function compile(node: QueryNode): (line: SearchableLine, prepared: Prepared) =>
     }
     case 'text': {
       const matches = wordMatcher(node.value, node.mode);
-      return (line) => someSearchedText(line, node.value, matches);
+      // Decided once per query: only a needle with a line break needs the parts joined.
+      return node.value.includes('\n') ? (line) => matches(searchText(line)) : (line) => anySearchedPart(line, matches);
     }
     case 'field':
       return fieldMatcher(node.field, node.test);
