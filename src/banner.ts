@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CREDENTIALS_FILE } from './config/bootstrap.js';
+import { CREDENTIALS_FILE } from './accounts/first-start.js';
 import type { Settings } from './settings.js';
-import { VIEWER_DIR } from './web/static.js';
+import { VIEWER_DIR } from './viewer/static-routes.js';
 
 /** The version in package.json, which npm and the lock file also go by. */
 export function logsteadVersion(): string {

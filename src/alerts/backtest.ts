@@ -1,4 +1,4 @@
-import type { Channel } from '../config/channels.js';
+import type { Channel } from '../views/channels.js';
 import type { AlertWindowCount } from '../store/log-store.js';
 import type { BacktestFiring } from '../wire/types.js';
 import { ACTIVE_FOR_MS, firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';

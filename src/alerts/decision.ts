@@ -1,4 +1,4 @@
-import type { Channel } from '../config/channels.js';
+import type { Channel } from '../views/channels.js';
 import type { FireKind } from '../notify/alert-event.js';
 
 /** An absence alert only runs while its view has had lines this recently (compat reference §6.1). */

@@ -1,6 +1,6 @@
-import type { Channel } from '../config/channels.js';
-import type { Preset, Presets } from '../config/presets.js';
-import type { View, Views } from '../config/views.js';
+import type { Channel } from '../views/channels.js';
+import type { Preset, Presets } from '../views/presets.js';
+import type { View, Views } from '../views/views.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { intervalMs } from './intervals.js';
 import { lineMatcher } from '../query/line-matcher.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE, openEmbeddedConfigFile } from '../config/snapshot.js';
+import { CONFIG_FILE, openEmbeddedConfigFile } from '../repository/snapshot.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countSnapshotLines } from '../store/snapshot.js';
 import { askServerToBackUp } from './control-socket.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { NewAccount } from '../config/accounts.js';
+import type { NewAccount } from '../accounts/accounts.js';
 import { type TestServer, request, startTestServer } from '../testing/harness.js';
 import { BIN } from '../testing/process.js';
 

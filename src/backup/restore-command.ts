@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE, checkConfigSnapshot, restoreConfig } from '../config/snapshot.js';
+import { CONFIG_FILE, checkConfigSnapshot, restoreConfig } from '../repository/snapshot.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countLines, restoreLogDatabase } from '../store/snapshot.js';
 import { LOGS_DIR } from './backup-command.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CREDENTIALS_FILE } from '../config/bootstrap.js';
+import { CREDENTIALS_FILE } from '../accounts/first-start.js';
 import type Database from 'better-sqlite3';
-import { CONFIG_FILE, backupConfig } from '../config/snapshot.js';
+import { CONFIG_FILE, backupConfig } from '../repository/snapshot.js';
 import type { SqlExecutor } from '../store/executor.js';
 import { backupLogDatabase, engineVersion } from '../store/snapshot.js';
 

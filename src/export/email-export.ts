@@ -4,11 +4,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Writable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { SharedFiles } from '../config/shared-files.js';
+import type { SharedFiles } from './export-files.js';
 import type { Outbox } from '../notify/outbox.js';
 import type { LineFilter, LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
-import { exportRecord } from '../store/export-record.js';
+import { exportRecord } from './export-record.js';
 
 /** Exports up to this size (compressed) are attached as well as linked. */
 const ATTACH_BYTES = 1024 * 1024;

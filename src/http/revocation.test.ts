@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import type { NewAccount } from '../config/accounts.js';
+import type { NewAccount } from '../accounts/accounts.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
-import { SESSION_ENDED } from '../tail/ws-route.js';
+import { SESSION_ENDED } from '../tail/tail-routes.js';
 
 // Revocation reaches everything a key opened: viewer sessions, live tails and e-mailed export
 // links. Keys are revoked the way the CLI does it (another connection to the configuration

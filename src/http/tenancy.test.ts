@@ -6,11 +6,11 @@ import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import type { ParsedMail } from 'mailparser';
 import WebSocket from 'ws';
-import type { NewAccount } from '../config/accounts.js';
+import type { NewAccount } from '../accounts/accounts.js';
 import { type TestServer, basic, eventually, jsonLines, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
 import { registeredRoutes } from '../testing/registered-routes.js';
-import { VIEWER_DIR } from '../web/static.js';
+import { VIEWER_DIR } from '../viewer/static-routes.js';
 
 /**
  * Tenancy matrix: organisation A, with every credential it has, calls every route aimed at

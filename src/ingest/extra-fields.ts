@@ -1,4 +1,4 @@
-import { LIMITS } from './params.js';
+import { LIMITS } from './mezmo/params.js';
 import { clip, isObject } from './text.js';
 
 function scalar(value: unknown): string | number | boolean | undefined {

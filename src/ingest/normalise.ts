@@ -5,7 +5,7 @@ import { BadInputError } from './errors.js';
 import { readExtraFields } from './extra-fields.js';
 import { parseJsonLine } from './json-line.js';
 import { lineLevel } from './level.js';
-import { LIMITS, type SourceParams } from './params.js';
+import { LIMITS, type SourceParams } from './mezmo/params.js';
 import { clip, isObject, label, text } from './text.js';
 import { lineTime } from './timestamps.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { INGEST_PATHS } from '../ingest/routes.js';
+import { INGEST_PATHS } from '../ingest/mezmo/ingest-routes.js';
 import { QUERY_ROUTES, type Metrics } from './registry.js';
 import { rejectionReason } from './rejection-reasons.js';
 

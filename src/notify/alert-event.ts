@@ -1,4 +1,4 @@
-import type { Channel } from '../config/channels.js';
+import type { Channel } from '../views/channels.js';
 
 /*
  * What an alert that fired hands to delivery. The evaluator (alerts/) makes these and notify/

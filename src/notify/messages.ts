@@ -1,5 +1,5 @@
 import type { AlertEvent } from './alert-event.js';
-import { isPaging } from '../config/channels.js';
+import { isPaging } from '../views/channels.js';
 import { renderBodyTemplate } from './body-template.js';
 import { summary, templateContext } from './alert-context.js';
 import { alertEmail } from './alert-email.js';

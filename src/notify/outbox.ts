@@ -1,5 +1,5 @@
-import type { Deliveries } from '../config/deliveries.js';
-import type { ConfigKysely } from '../config/db/open.js';
+import type { Deliveries } from './deliveries.js';
+import type { ConfigKysely } from '../repository/open.js';
 import type { DeliveryLogEntry } from '../wire/types.js';
 import type { SendResult } from './http-send.js';
 import { type DeliveryMessage, deliveryTarget } from './messages.js';

@@ -1,5 +1,5 @@
 import type { AlertEvent } from './alert-event.js';
-import type { Channel } from '../config/channels.js';
+import type { Channel } from '../views/channels.js';
 
 /**
  * The alert event a "send test" renders: shaped like a real presence alert on the view, with one

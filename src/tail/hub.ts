@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LineFilters } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
-import { sharedExportRecord } from '../store/export-record.js';
+import { sharedExportRecord } from '../export/export-record.js';
 import type { StoredLine } from '../store/types.js';
 
 /** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */

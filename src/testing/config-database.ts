@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { type ConfigDatabase, openConfigDatabase } from '../config/db/open.js';
+import { type ConfigDatabase, openConfigDatabase } from '../repository/open.js';
 
 /**
  * Which configuration database the suites run against. `npm test` runs the configuration suites

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type RunningLogstead, type StartOptions, startLogstead } from '../app.js';
-import type { Accounts, NewAccount } from '../config/accounts.js';
+import type { Accounts, NewAccount } from '../accounts/accounts.js';
 import { loadSettings } from '../settings.js';
 import { testEngineEnv } from './log-engine.js';
 import { dropTestPostgres, testConfigDialect, testConfigEnv } from './config-database.js';

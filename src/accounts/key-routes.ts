@@ -1,0 +1,64 @@
+import Joi from 'joi';
+import type { FastifyInstance } from 'fastify';
+import { presentedKeys } from '../http/credentials.js';
+import { errors } from '../http/errors.js';
+import type { KeyType } from './accounts.js';
+import { validate } from '../http/validation.js';
+import type { ConfigDeps } from '../views/deps.js';
+
+const nameSchema = Joi.object({ name: Joi.string().trim().allow('').max(256).default('') });
+
+function keyType(value: unknown, required: boolean): KeyType | undefined {
+  if (value === undefined && !required) return undefined;
+  if (value === 'ingestion' || value === 'service') return value;
+  throw errors.invalidParameter('Parameter "type" must be "ingestion" or "service".');
+}
+
+/**
+ * /v1/config/keys: an organisation's ingestion and service keys. Keys are stored hashed, so the key
+ * itself appears once, in the response that creates it.
+ */
+export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+  const { auth, accounts } = deps;
+  type Query = { type?: string };
+  type Params = { id: string };
+
+  app.get<{ Querystring: Query }>('/v1/config/keys', async (request) => {
+    const account = await auth.account(request);
+    return accounts.listKeys(account, keyType(request.query.type, false));
+  });
+
+  app.get<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+    const key = await accounts.getKey(await auth.account(request), request.params.id);
+    if (!key) throw errors.notFound();
+    return key;
+  });
+
+  app.post<{ Querystring: Query }>('/v1/config/keys', async (request) => {
+    const account = await auth.account(request);
+    const type = keyType(request.query.type ?? (request.body as { type?: string } | undefined)?.type, true)!;
+    const { name } = validate<{ name: string }>(nameSchema, { name: (request.body as { name?: unknown } | undefined)?.name });
+    const created = await accounts.createKey(account, type, name);
+    return { ...(await accounts.getKey(account, created.id)), key: created.key };
+  });
+
+  app.put<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+    const account = await auth.account(request);
+    const { name } = validate<{ name: string }>(nameSchema, request.body);
+    const renamed = await accounts.renameKey(account, request.params.id, name);
+    if (!renamed) throw errors.notFound();
+    return renamed;
+  });
+
+  app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+    const account = await auth.account(request);
+    const presented = presentedKeys(request, { header: 'servicekey', query: 'servicekey' })[0];
+    const ownKey = presented === undefined ? undefined : await accounts.keyIdFor(presented);
+    const outcome = await accounts.revokeAccountKey(account, request.params.id, ownKey);
+    if (outcome === 'missing') throw errors.notFound();
+    if (outcome === 'last') {
+      throw errors.conflict('This is the last service key of the organisation and the one authorising this request; create another first.');
+    }
+    return { deleted: true };
+  });
+}

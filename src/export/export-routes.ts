@@ -1,0 +1,88 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceAuth } from '../http/service-auth.js';
+import { errors } from '../http/errors.js';
+import type { LogStore } from '../store/log-store.js';
+import type { StoredLine } from '../store/types.js';
+import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import type { EmailExports } from './email-export.js';
+import { oneParam } from '../query/filter-params.js';
+import { parseExportRequest } from './params.js';
+import { exportRecord } from './export-record.js';
+
+export interface ExportDeps {
+  auth: ServiceAuth;
+  store: LogStore;
+  emailExports: EmailExports;
+  /** False when no SMTP server is configured: e-mail exports are refused up front. */
+  canEmail: boolean;
+}
+
+const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
+
+async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<string> {
+  for await (const rows of chunks) {
+    let text = '';
+    for (const row of rows) text += JSON.stringify(exportRecord(row)) + '\n';
+    yield text;
+  }
+}
+
+export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Promise<void> {
+  app.get('/v1/export', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const email = oneParam(query, 'email');
+    // Sending mail is a write: through a viewer session it needs the session's CSRF token.
+    const principal = await deps.auth.principal(request, { changesState: email !== undefined });
+    const { account } = principal;
+    const { filter, size, prefer } = parseExportRequest(query);
+    if (email !== undefined) {
+      if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
+      if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');
+      const subject = oneParam(query, 'emailSubject')?.trim().slice(0, 256);
+      const id = deps.emailExports.start({ filter: { ...filter, account }, size, prefer, email: email.trim(), subject, keyId: principal.keyId }, (error) =>
+        request.log.error({ err: error }, 'e-mail export failed'),
+      );
+      return { status: 'ok', id, message: `The export is being prepared and will be e-mailed to ${email.trim()}.` };
+    }
+    const chunks = deps.store.read({ ...filter, account }, { prefer, limit: size, chronological: true });
+    // Streamed as it is read: the first lines leave before the query has finished.
+    return reply.type('application/jsonl; charset=utf-8').send(Readable.from(jsonLines(chunks)));
+  });
+
+  // The signed link is the credential: whoever has it may download until it expires, or until the
+  // key that asked for it is revoked or its organisation deactivated.
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; issued?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
+    const { expires = '', key = '', issued = '', signature = '' } = request.query;
+    const found = await deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), issued: String(issued), signature: String(signature) });
+    if (found === 'forbidden') return reply.code(403).send(errors.downloadForbidden().body);
+    if (found === 'expired') return reply.code(410).send(errors.downloadExpired().body);
+    if (found === 'missing') throw errors.notFound('This export no longer exists.');
+    return reply
+      .type('application/gzip')
+      .header('content-disposition', `attachment; filename="logstead-export-${request.params.id.slice(0, 8)}.jsonl.gz"`)
+      .send(found.content);
+  });
+
+  app.get('/v2/export', async (request) => {
+    const account = await deps.auth.account(request);
+    const query = request.query as Record<string, unknown>;
+    if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
+    const { filter, size, prefer } = parseExportRequest(query);
+    const params = fingerprint(account, query);
+    const token = oneParam(query, 'pagination_id');
+    const after = token ? decodeCursor(token, params) : undefined;
+
+    // One line more than a page tells whether another page follows.
+    const rows: StoredLine[] = [];
+    for await (const chunk of deps.store.read({ ...filter, account }, { prefer, limit: size + 1, after, chronological: false })) {
+      rows.push(...chunk);
+    }
+    const more = rows.length > size;
+    const page = rows.slice(0, size);
+    const last = page[page.length - 1];
+    const paginationId = more && last ? encodeCursor(params, { ts: last.ts, id: last.id }) : null;
+    if (prefer === 'tail') page.reverse(); // pages walk back in time; lines within one read forward
+    return { lines: page.map(exportRecord), pagination_id: paginationId };
+  });
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceAuth } from '../http/service-auth.js';
+import type { QueryParams } from '../query/filter-params.js';
+import type { UsageReports } from './usage.js';
+
+/**
+ * GET /v1/usage?from=&to=: the caller's organisation's lines and bytes per day, its top apps and
+ * hosts by volume, and the retention in force (search/usage.ts).
+ */
+export async function usageRoute(app: FastifyInstance, deps: { auth: ServiceAuth; usage: UsageReports }): Promise<void> {
+  app.get('/v1/usage', async (request) => deps.usage.report(await deps.auth.account(request), request.query as QueryParams));
+}

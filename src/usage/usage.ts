@@ -1,0 +1,58 @@
+import type { Accounts } from '../accounts/accounts.js';
+import type { LogStore } from '../store/log-store.js';
+import type { UsageReport } from '../wire/types.js';
+import { retainedFrom } from '../retention/enforce.js';
+import { type QueryParams, parseTimeRange } from '../query/filter-params.js';
+
+/** How many apps and hosts a usage report ranks. */
+export const USAGE_TOP = 10;
+
+/** How long an organisation's lines are kept: its own retention, or the server's default. */
+export interface RetentionInForce {
+  retentionDays: number;
+  /** True when the organisation has no retention of its own (LOGSTEAD_RETENTION_DAYS applies). */
+  retentionIsDefault: boolean;
+}
+
+export async function retentionInForce(accounts: Accounts, defaultDays: number, account: string): Promise<RetentionInForce> {
+  const own = await accounts.retentionDaysOf(account);
+  return { retentionDays: own ?? defaultDays, retentionIsDefault: own === null };
+}
+
+/** What GET /v1/usage and `logstead org usage` answer: the wire type, documented in the README's "Usage". */
+export type { UsageReport } from '../wire/types.js';
+
+/**
+ * Usage reports, shared by the HTTP API, the running server's control socket and the offline
+ * command, so all three answer the same for the same lines.
+ */
+export class UsageReports {
+  constructor(
+    private readonly store: LogStore,
+    private readonly retention: (account: string) => RetentionInForce | Promise<RetentionInForce>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * `query` holds from and to as the read APIs take them (Unix seconds or ms), both optional: by
+   * default, all the organisation keeps, up to now. Bad values throw the catalogue's 400.
+   */
+  async report(account: string, query: QueryParams): Promise<UsageReport> {
+    const retention = await this.retention(account);
+    const now = this.now();
+    const keptFrom = retainedFrom(retention.retentionDays, now);
+    const range = parseTimeRange(query, { fromMs: keptFrom, toMs: now });
+    const from = Math.max(range.fromMs, keptFrom);
+    const usage = await this.store.usage(account, from, range.toMs, USAGE_TOP);
+    return {
+      account,
+      from,
+      to: range.toMs,
+      ...retention,
+      totals: usage.totals,
+      days: usage.days,
+      topApps: usage.apps,
+      topHosts: usage.hosts,
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceAuth } from '../http/service-auth.js';
+import type { LogStore } from '../store/log-store.js';
+import type { HistogramBucket, HistogramResponse } from '../wire/types.js';
+import { type QueryParams, countParam, parseLineFilter } from '../query/filter-params.js';
+
+const DEFAULT_BUCKETS = 60;
+const MAX_BUCKETS = 1000;
+
+/**
+ * GET /v1/histogram: how many lines match, over time, split by level; the viewer's timeline.
+ * Takes the export filters (from, to, hosts, apps, levels, tags, query) and `buckets`.
+ */
+export async function histogramRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
+  app.get('/v1/histogram', async (request): Promise<HistogramResponse> => {
+    const account = await deps.auth.account(request);
+    const query = request.query as QueryParams;
+    const filter = parseLineFilter(query);
+    const count = countParam(query, 'buckets', DEFAULT_BUCKETS, MAX_BUCKETS);
+    const bucketMs = Math.max(1, Math.ceil((filter.toMs - filter.fromMs + 1) / count));
+    const buckets: HistogramBucket[] = Array.from({ length: count }, (_, index) => ({
+      ts: filter.fromMs + index * bucketMs,
+      count: 0,
+      levels: {},
+    }));
+    for (const row of await deps.store.histogram({ ...filter, account }, bucketMs)) {
+      const bucket = buckets[row.bucket];
+      bucket.count += row.count;
+      bucket.levels[row.level] = row.count;
+    }
+    return { from: filter.fromMs, to: filter.toMs, interval: bucketMs, buckets };
+  });
+}

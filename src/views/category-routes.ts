@@ -1,0 +1,51 @@
+import Joi from 'joi';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../http/errors.js';
+import { CATEGORY_TYPES, type CategoryType } from './categories.js';
+import { validate } from '../http/validation.js';
+import type { ConfigDeps } from './deps.js';
+
+const nameSchema = Joi.object({ name: Joi.string().trim().min(1).max(256).required() });
+
+function categoryType(type: string): CategoryType {
+  if (!(CATEGORY_TYPES as readonly string[]).includes(type)) {
+    throw errors.invalidParameter(`A category type is one of ${CATEGORY_TYPES.join(', ')}, not "${type}".`);
+  }
+  return type as CategoryType;
+}
+
+export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+  const { auth, categories } = deps;
+  type Params = { type: string; id: string };
+
+  app.get<{ Params: Params }>('/v1/config/categories/:type', async (request) =>
+    await categories.list(await auth.account(request), categoryType(request.params.type)),
+  );
+
+  app.get<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
+    const category = await categories.get(await auth.account(request), categoryType(request.params.type), request.params.id);
+    if (!category) throw errors.notFound();
+    return category;
+  });
+
+  app.post<{ Params: Params }>('/v1/config/categories/:type', async (request) => {
+    const account = await auth.account(request);
+    const type = categoryType(request.params.type);
+    return await categories.create(account, type, validate<{ name: string }>(nameSchema, request.body).name);
+  });
+
+  app.put<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
+    const account = await auth.account(request);
+    const type = categoryType(request.params.type);
+    const renamed = await categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
+    if (!renamed) throw errors.notFound();
+    return renamed;
+  });
+
+  app.delete<{ Params: Params }>('/v1/config/categories/:type/:id', async (request) => {
+    if (!(await categories.delete(await auth.account(request), categoryType(request.params.type), request.params.id))) {
+      throw errors.notFound();
+    }
+    return { deleted: true };
+  });
+}

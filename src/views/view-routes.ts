@@ -1,0 +1,141 @@
+import Joi from 'joi';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../http/errors.js';
+import { QueryParseError, parseQuery } from '../query/parser.js';
+import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from './channels.js';
+import { channelWarnings } from './channel-warnings.js';
+import { fieldLabel } from '../http/field-labels.js';
+import { validate } from '../http/validation.js';
+import type { View, ViewFilters } from './views.js';
+import type { ConfigDeps } from './deps.js';
+
+const list = Joi.array().items(Joi.string().max(512)).max(1000);
+
+const viewSchema = Joi.object({
+  name: Joi.string().trim().min(1).max(512).required(),
+  query: Joi.string().allow('').max(10_000),
+  hosts: list,
+  apps: list,
+  levels: list,
+  tags: list,
+  category: Joi.array().items(Joi.string().trim().max(256)).max(100),
+  presetid: Joi.string().max(64),
+  description: Joi.string().allow('').max(4096),
+  channels: channelsSchema,
+}).or('query', 'hosts', 'apps', 'levels', 'tags');
+
+interface ViewBody {
+  name: string;
+  query?: string;
+  hosts?: string[];
+  apps?: string[];
+  levels?: string[];
+  tags?: string[];
+  category?: string[];
+  presetid?: string;
+  description?: string;
+  channels?: Array<Omit<Channel, 'alertid'>>;
+}
+
+export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+  const { auth, views, presets, categories } = deps;
+
+  /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
+  const readBody = async (account: string, request: FastifyRequest, previous: Channel[] = []) => {
+    const raw = request.body as Record<string, unknown> | undefined;
+    const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels(raw.channels) } : raw;
+    // An empty query or list filters nothing, so it does not count towards "at least one of".
+    if (prepared && typeof prepared === 'object') {
+      for (const key of ['query', 'hosts', 'apps', 'levels', 'tags']) {
+        const value = (prepared as Record<string, unknown>)[key];
+        if (value === '' || (Array.isArray(value) && value.length === 0)) delete (prepared as Record<string, unknown>)[key];
+      }
+    }
+    const body = validate<ViewBody>(viewSchema, prepared);
+    if (body.query) {
+      try {
+        parseQuery(body.query);
+      } catch (error) {
+        if (!(error instanceof QueryParseError)) throw error;
+        throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
+      }
+    }
+    if (body.presetid && !(await presets.get(account, body.presetid))) {
+      throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid', field: fieldLabel(['presetid']) }]);
+    }
+    const filters: ViewFilters = {};
+    for (const key of ['query', 'hosts', 'apps', 'levels', 'tags', 'description'] as const) {
+      if (body[key] !== undefined) (filters as Record<string, unknown>)[key] = body[key];
+    }
+    return {
+      name: body.name,
+      filters,
+      categoryIds: await categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
+      presetid: body.presetid ?? null,
+      channels: withAlertIds(body.channels ?? [], previous),
+    };
+  };
+
+  /** A view as clients read it, in the read or the write dialect of its channels. */
+  const present = async (view: View, dialect: 'read' | 'write') => {
+    const preset = view.presetid ? await presets.get(view.account, view.presetid) : undefined;
+    const format = dialect === 'read' ? channelForRead : channelForWrite;
+    return {
+      viewid: view.viewid,
+      name: view.name,
+      query: view.filters.query ?? '',
+      hosts: view.filters.hosts ?? [],
+      apps: view.filters.apps ?? [],
+      levels: view.filters.levels ?? [],
+      tags: view.filters.tags ?? [],
+      category: await categories.namesForIds(view.account, view.categoryIds),
+      description: view.filters.description ?? '',
+      // A preset's channels are shown on the view, as Mezmo does; the view's own come first.
+      channels: [...view.channels, ...(preset?.channels ?? [])].map(format),
+      presetids: preset ? [preset.presetid] : [],
+      ...(dialect === 'write' && preset ? { presetid: preset.presetid } : {}),
+      account: view.account,
+      orgs: [],
+      _created: view._created,
+      _modified: view._modified,
+    };
+  };
+
+  app.get('/v1/config/view', async (request) => {
+    const account = await auth.account(request);
+    return Promise.all((await views.list(account)).map((view) => present(view, 'read')));
+  });
+
+  app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
+    const account = await auth.account(request);
+    const view = await views.get(account, request.params.viewid);
+    if (!view) throw errors.notFound();
+    return present(view, 'read');
+  });
+
+  /** The write answer, with warnings about channels that will not deliver when there are any. */
+  const saved = async (view: View) => {
+    const warnings = await channelWarnings(view.channels, deps.delivery);
+    return { ...(await present(view, 'write')), ...(warnings.length ? { warnings } : {}) };
+  };
+
+  app.post('/v1/config/view', async (request) => {
+    const account = await auth.account(request);
+    return saved(await views.create(account, await readBody(account, request)));
+  });
+
+  app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
+    const account = await auth.account(request);
+    const existing = await views.get(account, request.params.viewid);
+    if (!existing) throw errors.nothingToConfigure();
+    const replaced = await views.replace(account, request.params.viewid, await readBody(account, request, existing.channels));
+    if (!replaced) throw errors.nothingToConfigure();
+    return saved(replaced);
+  });
+
+  app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
+    const account = await auth.account(request);
+    if (!(await views.delete(account, request.params.viewid))) throw errors.notFound();
+    return { deleted: true };
+  });
+}

@@ -1,0 +1,114 @@
+import type { Channel } from './channels.js';
+import type { ConfigKysely } from '../repository/open.js';
+import type { ConfigTables } from '../repository/tables.js';
+import { newId } from '../lib/ids.js';
+
+/** A view's saved search: the filters and query it applies. */
+export interface ViewFilters {
+  query?: string;
+  hosts?: string[];
+  apps?: string[];
+  levels?: string[];
+  tags?: string[];
+  description?: string;
+}
+
+export interface View {
+  viewid: string;
+  account: string;
+  name: string;
+  filters: ViewFilters;
+  categoryIds: string[];
+  presetid: string | null;
+  /** The view's own channels (view-specific alerts); a preset's channels live on the preset. */
+  channels: Channel[];
+  _created: string;
+  _modified: string;
+}
+
+export interface ViewInput {
+  name: string;
+  filters: ViewFilters;
+  categoryIds: string[];
+  presetid: string | null;
+  channels: Channel[];
+}
+
+const fromRow = (row: ConfigTables['views']): View => ({
+  viewid: row.viewid,
+  account: row.account,
+  name: row.name,
+  filters: JSON.parse(row.filters),
+  categoryIds: JSON.parse(row.category_ids),
+  presetid: row.presetid,
+  channels: JSON.parse(row.channels),
+  _created: row.created_at,
+  _modified: row.modified_at,
+});
+
+/** Views, stored whole: a PUT replaces everything, including the view's own alert channels. */
+export class Views {
+  /** `changed` hears of every write, so alerting can follow configuration at once. */
+  constructor(
+    private readonly db: ConfigKysely,
+    private readonly changed: (account: string) => Promise<void> | void = () => {},
+  ) {}
+
+  /** Accounts that have at least one view. */
+  async accounts(): Promise<string[]> {
+    return (await this.db.selectFrom('views').select('account').distinct().execute()).map((row) => row.account);
+  }
+
+  async list(account: string): Promise<View[]> {
+    return (await this.db.selectFrom('views').selectAll().where('account', '=', account).orderBy('created_at').orderBy('viewid').execute()).map(fromRow);
+  }
+
+  /** Every view of every organisation, for the alert rules. */
+  async all(): Promise<View[]> {
+    return (await this.db.selectFrom('views').selectAll().orderBy('account').orderBy('created_at').orderBy('viewid').execute()).map(fromRow);
+  }
+
+  async get(account: string, viewid: string): Promise<View | undefined> {
+    const row = await this.db.selectFrom('views').selectAll().where('account', '=', account).where('viewid', '=', viewid).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async create(account: string, input: ViewInput): Promise<View> {
+    const viewid = newId();
+    const now = new Date().toISOString();
+    await this.db
+      .insertInto('views')
+      .values({ viewid, account, ...columns(input), created_at: now, modified_at: now })
+      .execute();
+    await this.changed(account);
+    return (await this.get(account, viewid))!;
+  }
+
+  async replace(account: string, viewid: string, input: ViewInput): Promise<View | undefined> {
+    const changed = await this.db
+      .updateTable('views')
+      .set({ ...columns(input), modified_at: new Date().toISOString() })
+      .where('account', '=', account)
+      .where('viewid', '=', viewid)
+      .executeTakeFirst();
+    if (!Number(changed.numUpdatedRows)) return undefined;
+    await this.changed(account);
+    return this.get(account, viewid);
+  }
+
+  /** Deletes a view together with its view-specific alerts, which are stored with it. */
+  async delete(account: string, viewid: string): Promise<boolean> {
+    const deleted = await this.db.deleteFrom('views').where('account', '=', account).where('viewid', '=', viewid).executeTakeFirst();
+    const any = Number(deleted.numDeletedRows) > 0;
+    if (any) await this.changed(account);
+    return any;
+  }
+}
+
+const columns = (input: ViewInput) => ({
+  name: input.name,
+  filters: JSON.stringify(input.filters),
+  category_ids: JSON.stringify(input.categoryIds),
+  presetid: input.presetid,
+  channels: JSON.stringify(input.channels),
+});
