@@ -1,0 +1,205 @@
+/**
+ * The browser app's one way to the server. Every path the app calls is written here, typed with
+ * the server's own answers (src/wire/types.ts); the app talks to the same APIs as every other
+ * client, with its session cookie and CSRF token.
+ */
+
+import type {
+  ApiErrorBody,
+  BacktestResponse,
+  ContextResponse,
+  DeliveryLogEntry,
+  ExportPage,
+  ExportRecord,
+  Facets,
+  HistogramResponse,
+  Preset,
+  SavedView,
+  TestSendResult,
+  UsageReport,
+  View,
+} from '../../wire/types.js';
+
+// The answers' types are the server's own; the app's names for them stay.
+export type {
+  ApiErrorBody,
+  BacktestFiring,
+  BacktestResponse,
+  Channel,
+  ContextResponse,
+  DeliveryAttempt,
+  DeliveryLogEntry,
+  ExportPage as Page,
+  ExportRecord as LogLine,
+  Facets,
+  HistogramBucket,
+  HistogramResponse,
+  MetaUnindexedReason,
+  Preset,
+  SavedView,
+  TestSendResult,
+  UsageReport,
+  ValidationDetail,
+  View,
+  ViewWarning,
+  Volume,
+} from '../../wire/types.js';
+
+/** GET, POST and DELETE /api/session: who is signed in, and the token their writes carry. */
+export interface Session {
+  account: string;
+  name: string;
+  csrfToken: string;
+  features?: { email: boolean };
+}
+
+/** What a search asks for: the query, an absolute time range, and the menus' choices. */
+export interface Filters {
+  q: string;
+  from: number;
+  to: number;
+  hosts: string[];
+  apps: string[];
+  levels: string[];
+  tags: string[];
+}
+
+export type ContextBy = ContextResponse['by'];
+
+/** A view as the editor sends it to POST or PUT /v1/config/view (channels in the write dialect). */
+export type ViewBody = Record<string, unknown>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+  ) {
+    super(body.error);
+  }
+}
+
+/** A call to the server, described: `send` makes it, and tests read it. */
+export interface ApiRequest<T> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** Never set: carries the answer's type. */
+  readonly answer?: T;
+}
+
+const SESSION = '/api/session';
+const SIGNED_OUT = 'logstead:signed-out';
+
+export function filterParams(filters: Filters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ from: String(filters.from), to: String(filters.to), ...extra });
+  if (filters.q) params.set('query', filters.q);
+  for (const key of ['hosts', 'apps', 'levels', 'tags'] as const) if (filters[key].length) params.set(key, filters[key].join(','));
+  return params.toString();
+}
+
+/** The search's lines as a JSON Lines download (also the link of the Export menu). */
+export const exportUrl = (filters: Filters) => `/v1/export?${filterParams(filters, { size: '10000' })}`;
+
+/** Live tail's WebSocket address, on the page's own host; it speaks the "json" subprotocol. */
+export function tailSocketUrl(filters: Pick<Filters, 'q' | 'hosts' | 'apps' | 'levels' | 'tags'>, location: { protocol: string; host: string }): string {
+  const params = new URLSearchParams();
+  if (filters.q) params.set('q', filters.q);
+  for (const name of ['hosts', 'apps', 'levels', 'tags'] as const) if (filters[name].length) params.set(name, filters[name].join(','));
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/ws/tail?${params}`;
+}
+export const TAIL_PROTOCOL = 'json';
+
+/** The path prefixes the server answers under, for the development server's proxy. */
+export const SERVER_PREFIXES = ['/v1', '/v2', '/api', '/ws'] as const;
+
+let csrfToken = '';
+export const setCsrfToken = (token: string) => {
+  csrfToken = token;
+};
+
+/** The session ended (signed out elsewhere, or the organisation deactivated): back to sign-in. */
+export const announceSignedOut = () => window.dispatchEvent(new Event(SIGNED_OUT));
+export function onSignedOut(listener: () => void): () => void {
+  window.addEventListener(SIGNED_OUT, listener);
+  return () => window.removeEventListener(SIGNED_OUT, listener);
+}
+
+/** The fetch options of a request. */
+export function requestInit(request: ApiRequest<unknown>, token: string): RequestInit {
+  const headers: Record<string, string> = {};
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  // Every call carries the token, not only non-GET ones: an export sent by e-mail is a GET that
+  // the server treats as a write.
+  if (token) headers['x-csrf-token'] = token;
+  return { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), credentials: 'same-origin' };
+}
+
+export async function send<T>(request: ApiRequest<T>): Promise<T> {
+  const response = await fetch(request.path, requestInit(request, csrfToken));
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    if (response.status === 401 && request.path !== SESSION) announceSignedOut();
+    throw new ApiError(response.status, (json as ApiErrorBody) ?? { error: text || response.statusText });
+  }
+  return json as T;
+}
+
+const get = <T>(path: string): ApiRequest<T> => ({ method: 'GET', path });
+const post = <T>(path: string, body: unknown): ApiRequest<T> => ({ method: 'POST', path, body });
+
+/** An API call: call it to send the request, or read the request it sends with `.request`. */
+function endpoint<A extends unknown[], T>(build: (...args: A) => ApiRequest<T>) {
+  return Object.assign((...args: A) => send(build(...args)), { request: build });
+}
+
+export const api = {
+  session: endpoint(() => get<Session>(SESSION)),
+  signIn: endpoint((serviceKey: string) => post<Session>(SESSION, { serviceKey })),
+  signOut: endpoint((): ApiRequest<unknown> => ({ method: 'DELETE', path: SESSION })),
+
+  /** The newest page of a search's lines, or the page older than `cursor`. */
+  page: endpoint((filters: Filters, size: number, cursor?: string) =>
+    get<ExportPage>(`/v2/export?${filterParams(filters, { size: String(size), prefer: 'tail', ...(cursor ? { pagination_id: cursor } : {}) })}`),
+  ),
+  histogram: endpoint((filters: Filters) => get<HistogramResponse>(`/v1/histogram?${filterParams(filters)}&buckets=60`)),
+  // Each menu is counted with the other menus' selections applied (the server cross-filters).
+  facets: endpoint((filters: Filters) => get<Facets>(`/v1/viewer/facets?${filterParams(filters)}`)),
+  /** Lines around `line`: `count` on each side, or (with `side`) only on that side of it. */
+  context: endpoint((line: Pick<ExportRecord, '_id' | '_ts'>, by: ContextBy, count: number, side?: 'before' | 'after') =>
+    get<ContextResponse>(`/v1/viewer/context?id=${line._id}&ts=${line._ts}&by=${by}&${side ? `${side}=${count}&anchor=${side}` : `before=${count}&after=${count}`}`),
+  ),
+  emailExport: endpoint((filters: Filters, address: string) => get<unknown>(`${exportUrl(filters)}&email=${encodeURIComponent(address)}`)),
+
+  views: endpoint(() => get<View[]>('/v1/config/view')),
+  saveView: endpoint((viewid: string | undefined, body: ViewBody): ApiRequest<SavedView> =>
+    viewid ? { method: 'PUT', path: `/v1/config/view/${viewid}`, body } : post<SavedView>('/v1/config/view', body),
+  ),
+  deleteView: endpoint((viewid: string): ApiRequest<unknown> => ({ method: 'DELETE', path: `/v1/config/view/${viewid}` })),
+  presets: endpoint(() => get<Preset[]>('/v1/config/presetalert')),
+  categories: endpoint(() => get<Array<{ name: string }>>('/v1/config/categories/views')),
+  createCategory: endpoint((name: string) => post<unknown>('/v1/config/categories/views', { name })),
+
+  testChannel: endpoint((channel: Record<string, unknown>, viewid?: string) => post<TestSendResult>('/v1/alerts/test-channel', { channel, ...(viewid ? { viewid } : {}) })),
+  backtest: endpoint((rule: BacktestRule) => post<BacktestResponse>('/v1/alerts/backtest', rule)),
+  deliveries: endpoint((viewid: string) => get<DeliveryLogEntry[]>(`/v1/alerts/deliveries?viewid=${encodeURIComponent(viewid)}&limit=50`)),
+
+  usage: endpoint((from: number, to: number) => get<UsageReport>(`/v1/usage?from=${from}&to=${to}`)),
+};
+
+/** POST /v1/alerts/backtest: a view's search and one of its channels, replayed over the last days. */
+export interface BacktestRule {
+  query: string;
+  hosts: string[];
+  apps: string[];
+  levels: string[];
+  tags: string[];
+  days: number;
+  channel: Record<string, unknown>;
+}

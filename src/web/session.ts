@@ -1,6 +1,0 @@
-export interface Session {
-  account: string;
-  name: string;
-  csrfToken: string;
-  features?: { email: boolean };
-}

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { DaysTable, Ranking, UsageSummary } from './UsageTables.js';
+import { useUsage } from './useUsage.js';
+
+/**
+ * The organisation's usage: lines and bytes per day over the retention in force,
+ * the largest apps and hosts, and how many lines had their meta left unsearchable.
+ */
+export function UsagePage({ onClose }: { onClose: () => void }) {
+  const [days, setDays] = useState(30);
+  const { report, error } = useUsage(days);
+  return (
+    <div className="modal" role="dialog" aria-modal="true" aria-label="Usage" onClick={(event) => event.target === event.currentTarget && onClose()}>
+      <div className="modal-body wide usage-page" data-testid="usage-page">
+        <header className="modal-header">
+          <h2>Usage</h2>
+          <label>
+            Last{' '}
+            <select value={days} onChange={(event) => setDays(Number(event.target.value))} aria-label="Days shown">
+              {[1, 7, 30, 90].map((choice) => (
+                <option key={choice} value={choice}>
+                  {choice} {choice === 1 ? 'day' : 'days'}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </header>
+        {error && <p className="error">{error}</p>}
+        {report && (
+          <>
+            <UsageSummary report={report} />
+            <DaysTable days={report.days} />
+            <div className="usage-rankings">
+              <Ranking title="Top apps" rows={report.topApps} />
+              <Ranking title="Top hosts" rows={report.topHosts} />
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

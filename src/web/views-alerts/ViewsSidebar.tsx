@@ -1,0 +1,57 @@
+import type { View } from '../api-client/client.js';
+
+interface Props {
+  views: View[];
+  current: string;
+  onOpen: (view: View) => void;
+  onEdit: (view: View) => void;
+  onDelete: (view: View) => void;
+  onNew: () => void;
+}
+
+/** Saved views, grouped by category; a bell marks views with alerts. */
+export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew }: Props) {
+  const groups = new Map<string, View[]>();
+  // A view with several categories is listed under each.
+  for (const view of views) {
+    for (const category of view.category.length > 0 ? view.category : ['Uncategorized']) groups.set(category, [...(groups.get(category) ?? []), view]);
+  }
+  const names = [...groups.keys()].sort((a, b) => (a === 'Uncategorized' ? 1 : b === 'Uncategorized' ? -1 : a.localeCompare(b)));
+  return (
+    <nav className="views" aria-label="Views">
+      <div className="views-header">
+        <h2>Views</h2>
+        <button type="button" onClick={onNew} data-testid="save-view">
+          Save search
+        </button>
+      </div>
+      {views.length === 0 && <p className="muted">Save a search to keep it here.</p>}
+      {names.map((name) => (
+        <section key={name}>
+          <h3>{name}</h3>
+          <ul>
+            {groups.get(name)!.map((view) => (
+              <li key={view.viewid} className={view.viewid === current ? 'current' : ''}>
+                <button type="button" className="view-link" onClick={() => onOpen(view)} data-testid="view-link">
+                  {view.name}
+                  {view.channels.length > 0 && (
+                    <svg className="bell" role="img" aria-label="has alerts" viewBox="0 0 16 16" width="12" height="12">
+                      <title>{`${view.channels.length} alert${view.channels.length === 1 ? '' : 's'}`}</title>
+                      <path d="M8 1a4 4 0 0 0-4 4v3L2.5 11h11L12 8V5a4 4 0 0 0-4-4zm-1.5 11.5a1.5 1.5 0 0 0 3 0z" fill="currentColor" />
+                    </svg>
+                  )}
+                </button>
+                <button type="button" className="icon" aria-label={`Edit ${view.name}`} onClick={() => onEdit(view)}>
+                  ✎
+                </button>
+                <button type="button" className="icon" aria-label={`Delete ${view.name}`} onClick={() => onDelete(view)}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </nav>
+  );
+}
