@@ -1,66 +1,32 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { Accounts } from './accounts/accounts.js';
 import { type FirstStartCredentials, createDefaultOrganisation } from './accounts/first-start.js';
-import { Categories } from './views/categories.js';
-import { openConfigDatabase } from './repository/open.js';
-import { AlertState } from './alerts/alert-state.js';
-import { Deliveries } from './notify/deliveries.js';
-import { MetaFieldTypes } from './meta-fields/meta-field-types.js';
-import { RetentionDays } from './retention/retention-days.js';
-import { SharedFiles } from './export/export-files.js';
-import { Presets } from './views/presets.js';
-import { configRoutes } from './views/config-routes.js';
-import { Views } from './views/views.js';
-import { Sessions } from './viewer/sessions.js';
-import { ServiceAuth } from './http/service-auth.js';
-import { sessionRoutes } from './viewer/session-routes.js';
-import { viewerStatic } from './viewer/static-routes.js';
-import cookie from '@fastify/cookie';
-import websocket from '@fastify/websocket';
-import { TailHub } from './tail/hub.js';
-import { tailRoute } from './tail/tail-routes.js';
-import { ClusterTail } from './tail/cluster-tail.js';
-import { PostgresBroadcast } from './fanout/postgres-broadcast.js';
-import { AlertEvaluator } from './alerts/evaluator.js';
-import { AlertRules } from './alerts/rules.js';
-import { createMailer } from './notify/mailer.js';
-import { alertMessage } from './notify/messages.js';
-import { Outbox } from './notify/outbox.js';
-import { deliveryLogRoute } from './notify/delivery-routes.js';
-import { backtestRoute } from './alerts/backtest-routes.js';
-import { createSender } from './notify/send.js';
-import { EmailExports } from './export/email-export.js';
-import { exportRoutes } from './export/export-routes.js';
-import { errors } from './http/errors.js';
-import { createHttpServer } from './http/server.js';
-import { IngestAdmission } from './ingest/admission.js';
-import { securityHeaders } from './http/security-headers.js';
-import { GroupCommitBatcher } from './ingest/batcher.js';
-import { LineIds, NODE_SLOTS } from './ingest/line-ids.js';
-import { MetaTypeRegistry } from './meta-fields/meta-types.js';
-import { ingestRoutes } from './ingest/mezmo/ingest-routes.js';
-import { metaFieldRoutes } from './meta-fields/meta-field-routes.js';
+import type { Accounts } from './accounts/accounts.js';
+import { startAccounts } from './accounts/start.js';
+import type { AlertEvaluator } from './alerts/evaluator.js';
+import { startAlerts } from './alerts/start.js';
+import { startBackupControl } from './backup/start.js';
+import { startExport } from './export/start.js';
+import { createWebServer } from './http/web-server.js';
+import { startMezmoIngest } from './ingest/mezmo/start.js';
+import { startIngest } from './ingest/start.js';
+import { StartedSubsystems } from './lib/subsystem.js';
+import { startMetaFields } from './meta-fields/start.js';
+import { alertActivity, countDelivery, countRetentionDrop, countStored, measureFlushes } from './metrics/recorders.js';
+import { createMetrics } from './metrics/registry.js';
+import { startMetrics } from './metrics/start.js';
+import type { Outbox } from './notify/outbox.js';
+import { deliveryAbilities } from './notify/send.js';
+import { startNotify } from './notify/start.js';
+import { startRepository } from './repository/start.js';
+import { startRetentionPolicy, startRetentionSchedule } from './retention/start.js';
 import type { Settings } from './settings.js';
-import { histogramRoute } from './viewer/histogram-routes.js';
-import { viewerRoutes } from './viewer/viewer-routes.js';
-import { UsageReports, retentionInForce } from './usage/usage.js';
-import { usageRoute } from './usage/usage-routes.js';
-import { serveControlSocket } from './backup/control-socket.js';
-import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, SHARED_CONFIG_NOT_BACKED_UP, writeBackup } from './backup/write-backup.js';
-import { LogStore } from './store/log-store.js';
-import { openLogExecutor } from './store/open-executor.js';
-import { retainedFrom, scheduleRetention } from './retention/enforce.js';
-import { recordHttpMetrics } from './metrics/http-hooks.js';
-import { alertActivity, countDelivery, countStored, measureFlushes } from './metrics/recorders.js';
-import { createMetrics, watchSources } from './metrics/registry.js';
-import { metricsRoute } from './metrics/metrics-routes.js';
-
-/**
- * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
- * size in objects; this keeps a stream of maximal requests to a few hundred MB.
- */
-const MAX_READING_BYTES = 64 * 1024 * 1024;
+import type { LogStore } from './store/log-store.js';
+import { startStore } from './store/start.js';
+import { startTail } from './tail/start.js';
+import { startUsage } from './usage/start.js';
+import { startViewer } from './viewer/start.js';
+import { startViews } from './views/start.js';
 
 export interface RunningLogstead {
   app: FastifyInstance;
@@ -78,270 +44,59 @@ export interface RunningLogstead {
   close(): Promise<void>;
 }
 
-/**
- * Where several nodes share the configuration, how often each reloads what it keeps in memory
- * (alert rules, retention), so a change made at another node applies here within a second.
- */
-const SHARED_RELOAD_MS = 1000;
-
 export interface StartOptions {
-  /** The clock alert windows follow; tests inject one. */
+  /** The clock alert windows and the daily meta field cap follow; tests inject one. */
   now?: () => number;
 }
 
-/** The composition root: opens the stores, wires ingest, batcher and export, and listens. */
+/**
+ * The composition root: starts every subsystem in order, each given only what it needs, then
+ * serves their routes; closes them in the reverse order. The path of a line: the protocols hand
+ * it to ingest's intake, which writes it to the store and tells ingest's after-store subscribers
+ * (metrics, live tail, alerts); alerts record fires that notify delivers. Reads (export, viewer,
+ * usage) go through the query compiler to the store.
+ */
 export async function startLogstead(settings: Settings, options: StartOptions = {}): Promise<RunningLogstead> {
   // Lines, keys and configuration are nobody else's business on a shared machine.
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
-  const { database } = await openConfigDatabase(settings);
-  const { db: configDb, dialect } = database;
-  const shared = dialect === 'postgres';
-  const retentionRef: { days?: RetentionDays } = {};
-  const accounts = new Accounts(configDb, () => retentionRef.days?.load());
-  const retentionDays = (retentionRef.days = new RetentionDays(accounts, settings.retentionDays));
-  await retentionDays.load();
-
-  const executor = await openLogExecutor(settings);
-  // Retention: reads never return what an organisation no longer keeps; the schedule frees the disk.
-  const keptFrom = (account: string) => retainedFrom(retentionDays.of(account), Date.now());
-  const store = await LogStore.open(executor, { retainedFrom: keptFrom, cluster: settings.clickhouseCluster });
+  const now = options.now ?? Date.now;
   const metrics = createMetrics();
-  const sharedFiles = new SharedFiles(configDb);
-  // One node alone is slot 0; nodes sharing the stores each take the next slot of the shared count.
-  const nodeSlot = shared ? (await sharedFiles.recordNodeStart(Date.now())) % NODE_SLOTS : 0;
-  const admission: { gate?: IngestAdmission } = {};
-  const batcher = new GroupCommitBatcher(measureFlushes(metrics, (payload) => store.insert(payload)), {
-    maxBatchLines: settings.maxBatchLines,
-    onWritten: () => admission.gate?.progress(),
-  });
-  admission.gate = new IngestAdmission(() => batcher.pendingLines, {
-    maxQueuedLines: settings.maxQueuedLines,
-    maxReadingBytes: MAX_READING_BYTES,
-    waitMs: settings.ingestWaitMs,
-  });
-
-  // Alerting: configuration changes reach the rules at once; fires and their messages are
-  // recorded together, then the outbox delivers them in the background.
-  let publicUrl = settings.publicUrl ?? '';
-  const rules: { current?: AlertRules } = {};
-  const views = new Views(configDb, (account) => rules.current?.invalidate(account));
-  const presets = new Presets(configDb, (account) => rules.current?.invalidate(account));
-  rules.current = new AlertRules(views, presets);
-  await rules.current.load();
-  const send = createSender({ mail: createMailer(settings.smtpUrl, settings.smtpFrom), allowPrivateWebhooks: settings.allowPrivateWebhooks });
-  const outbox = new Outbox(
-    new Deliveries(configDb, nodeSlot),
-    send,
-    {
-      retryBaseMs: settings.deliveryRetryBaseMs,
-      maxAttempts: settings.deliveryMaxAttempts,
-      attempted: countDelivery(metrics),
-      failed: (error) => app.log.error({ err: error }, 'the delivery outbox could not reach the configuration database'),
-    },
-  );
-  const activity = alertActivity(metrics);
-  const alerts = new AlertEvaluator(
-    new AlertState(configDb),
-    rules.current,
-    async (event, trx) => {
-      await outbox.enqueue(event.account, event.fireId, alertMessage(event, { publicUrl, pagingUrl: settings.pagingUrl }), trx);
-    },
-    options.now,
-    {
-      ...alertActivity(metrics),
-      // Called once a fire's transaction has committed: its deliveries can be claimed now.
-      fired: (kind) => {
-        activity.fired(kind);
-        outbox.kick();
-      },
-    },
-    shared,
-  );
-
-  const sessions = new Sessions(configDb);
-  const metaTypes = new MetaTypeRegistry(new MetaFieldTypes(configDb), { maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now });
-  const tail = new TailHub();
-  const auth = new ServiceAuth(accounts, sessions);
-  watchSources(metrics, {
-    queuedLines: () => batcher.pendingLines,
-    waitingRequests: () => admission.gate?.waitingRequests ?? 0,
-    tailClients: () => tail.size,
-    storeStats: () => store.stats(),
-  });
-
-  let closing = false;
-  const app = createHttpServer(settings.logLevel, undefined, settings.trustProxy);
-  await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
-  recordHttpMetrics(app, metrics); // before any route, so its hooks apply to all
-  await app.register(cookie);
-  await app.register(websocket, {
-    options: {
-      maxPayload: 64 * 1024,
-      // The Mezmo CLI asks for the "json" subprotocol and fails if the server does not pick it.
-      handleProtocols: (protocols) => (protocols.has('json') ? 'json' : false),
-    },
-  });
-  await app.register(sessionRoutes, {
-    accounts,
-    sessions,
-    auth,
-    secureCookies: () => publicUrl.startsWith('https:'),
-    canEmail: settings.smtpUrl !== undefined,
-    signInLimits: { failuresPerAddress: settings.signInFailuresPerAddress, failuresPerMinute: settings.signInFailuresPerMinute },
-  });
-  app.get('/healthz', async (_request, reply) => {
-    if (closing) return reply.code(503).send(errors.shuttingDown().body);
-    // Which node answered: behind a load balancer, an operator can tell the nodes apart.
-    return { status: 'ok', node: nodeSlot };
-  });
-  await app.register(ingestRoutes, {
-    accounts,
-    metaTypes,
-    batcher,
-    admission: admission.gate,
-    lineIds: new LineIds(nodeSlot),
-    driftToleranceMs: settings.driftToleranceMs,
-    retainedFrom: keptFrom,
-    readsLines: (account) => tail.reads(account) || alerts.watches(account),
-    stored: async (account, batch, log) => {
-      countStored(metrics, batch);
-      if (!batch.rows) return;
-      try {
-        tail.publish(account, batch.rows);
-        // Before the answer: a node that dies after acknowledging has already counted its lines.
-        await alerts.observe(account, batch.rows);
-      } catch (error) {
-        log.error({ err: error }, 'live tail or alert evaluation failed');
-      }
-    },
-  });
-  const emailExports = await EmailExports.open(store, outbox, sharedFiles, {
-    dataDir: settings.dataDir,
-    linkHours: settings.exportLinkHours,
-    publicUrl: () => publicUrl,
-    now: options.now ?? Date.now,
-    keyIsLive: (keyId, openedAt) => accounts.keyIsLive(keyId, openedAt),
-  });
-  await app.register(exportRoutes, { auth, store, emailExports, canEmail: settings.smtpUrl !== undefined });
-  await app.register(histogramRoute, { auth, store });
-  await app.register(viewerRoutes, { auth, store });
-  const usage = new UsageReports(store, (account) => retentionInForce(accounts, settings.retentionDays, account));
-  await app.register(usageRoute, { auth, usage });
-  await app.register(configRoutes, { auth, accounts, views, presets, categories: new Categories(configDb), delivery: { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks } });
-  await app.register(metaFieldRoutes, { auth, metaTypes });
-  await app.register(backtestRoute, { auth, store, now: options.now ?? Date.now });
-  await app.register(deliveryLogRoute, { auth, outbox, views, send, messageSettings: () => ({ publicUrl, pagingUrl: settings.pagingUrl }), now: options.now ?? Date.now });
-  await app.register(tailRoute, { auth, hub: tail, publicUrl: () => publicUrl });
-  await app.register(metricsRoute, { metrics, key: settings.metricsKey });
-  if (!(await viewerStatic(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
-
+  const web = await createWebServer(settings, metrics);
+  const { log, publicUrl } = web;
+  const started = new StartedSubsystems();
+  const closeAll = () => started.closeAll((error) => log.error({ err: error }, 'a subsystem failed to close'));
   try {
-    await app.listen({ port: settings.port, host: settings.host });
+    const repository = await started.add(startRepository(settings));
+    const { db, shared, nodeSlot } = repository;
+    const { accounts, sessions, auth } = await started.add(startAccounts({ db }));
+    const { policy } = await started.add(startRetentionPolicy({ accounts, defaultDays: settings.retentionDays, log }));
+    const keptFrom = (account: string) => policy.keptFrom(account);
+    const { store, executor } = await started.add(startStore({ settings, keptFrom }));
+    const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings) }));
+    const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
+    const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
+    const ingest = await started.add(startIngest({ settings, write: measureFlushes(metrics, (payload) => store.insert(payload)), metaTypes, nodeSlot, keptFrom }));
+    ingest.afterStore.subscribe({ name: 'metrics', stored: (_account, batch) => countStored(metrics, batch) });
+    await started.add(startMezmoIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
+    const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
+    const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
+    await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
+    const { usage } = await started.add(startUsage({ store, policy, auth }));
+    await started.add(startViewer({ settings, store, accounts, sessions, auth, canEmail: notify.canEmail, publicUrl }));
+    const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
+    await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));
+    await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, dropped: countRetentionDrop(metrics), log }));
+    await started.add(startBackupControl({ settings, executor, sqlite: repository.sqlite, accounts, usage, log }));
+
+    let firstStart: FirstStartCredentials | null = null;
+    // Only once the server really listens, so the keys are saved with the address that works.
+    const whenListening = async (url: string) => void (firstStart = await createDefaultOrganisation(accounts, settings.dataDir, url));
+    const server = await started.add(web.serve({ routes: started.routes(), node: nodeSlot, whenListening }));
+
+    let closing: Promise<void> | undefined;
+    return { app: web.app, url: server.url, store, accounts, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, close: () => (closing ??= closeAll()) };
   } catch (error) {
-    await executor.close();
-    await database.close();
+    await closeAll();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : settings.port;
-  const host = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-  const url = `http://${host}:${port}`;
-  publicUrl = settings.publicUrl ?? url;
-  // Only once the server really listens, so the keys are printed with the address that works.
-  const firstStart = await createDefaultOrganisation(accounts, settings.dataDir, publicUrl);
-  if (firstStart) await retentionDays.load();
-  // Nodes sharing the configuration share live tail through its PostgreSQL server's NOTIFY.
-  const tailError = (error: unknown) => app.log.warn({ err: error }, 'live tail between nodes failed');
-  const broadcast = shared ? await PostgresBroadcast.open(settings.databaseUrl!, tailError) : undefined;
-  const clusterTail = broadcast ? new ClusterTail(broadcast, tail, tailError) : undefined;
-  clusterTail?.start();
-  outbox.start();
-  let ticking: Promise<void> | undefined;
-  const windowClock = setInterval(() => {
-    if (ticking) return; // a slow database: the next second catches up
-    ticking = alerts
-      .tick()
-      .then(() => undefined)
-      .catch((error) => app.log.error({ err: error }, 'closing alert windows failed'))
-      .finally(() => (ticking = undefined));
-  }, 1000);
-  const reloadError = (error: unknown) => app.log.error({ err: error }, 'reloading shared configuration failed');
-  // Organisations and their retention change from the CLI too, so even one node reloads them.
-  retentionDays.start(SHARED_RELOAD_MS, reloadError);
-  const rulesReload = shared ? setInterval(() => rules.current!.load().catch(reloadError), SHARED_RELOAD_MS) : undefined;
-  rulesReload?.unref();
-  const retention = scheduleRetention(
-    store,
-    () => ({
-      defaultDays: settings.retentionDays,
-      accounts: retentionDays.all(),
-      maxDiskBytes: settings.maxDiskBytes,
-    }),
-    (drops) => {
-      for (const drop of drops) {
-        app.log.info({ retention: drop }, `retention (${drop.reason}) removed ${drop.lines} lines`);
-        // A lightweight delete of an organisation's older lines drops no partition.
-        if (drop.day !== undefined) metrics.retentionDroppedPartitions.inc({ reason: drop.reason });
-        metrics.retentionDroppedLines.inc({ reason: drop.reason }, drop.lines);
-      }
-    },
-    (error) => app.log.error({ err: error }, 'retention failed'),
-  );
-  await retention.runNow();
-  await emailExports.sweep();
-  // After the log engine is open: its lock proves this process owns the data directory.
-  const control = await serveControlSocket(
-    settings.dataDir,
-    {
-      backup: async (dir) => {
-        if (settings.clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
-        if (!database.sqlite) throw new BackupRefused(SHARED_CONFIG_NOT_BACKED_UP);
-        return writeBackup({ executor, configDb: database.sqlite, dataDir: settings.dataDir }, dir);
-      },
-      usage: async (account, range) => {
-        if (!(await accounts.list()).some((org) => org.account === account)) throw errors.notFound(`No organisation has the account id "${account}".`);
-        return usage.report(account, range);
-      },
-    },
-    app.log,
-  );
-  const exportSweeper = setInterval(() => emailExports.sweep().catch((error) => app.log.error({ err: error }, 'removing expired exports failed')), 3_600_000);
-  exportSweeper.unref();
-
-  return {
-    app,
-    url,
-    store,
-    accounts,
-    firstStart,
-    alerts,
-    outbox,
-    async close() {
-      if (closing) return;
-      closing = true;
-      const controlClosed = control.close(); // no new backups; one under way finishes first
-      clearInterval(windowClock);
-      clearInterval(rulesReload);
-      clusterTail?.stop();
-      await broadcast?.close();
-      retentionDays.stop();
-      // What the clocks started finishes before the database closes under it.
-      await ticking;
-      await rules.current!.settled();
-      // Open tails would keep the server from closing; clients reconnect to the next process.
-      for (const client of app.websocketServer?.clients ?? []) client.close(1001, 'server shutting down');
-      clearInterval(exportSweeper);
-      await retention.stop();
-      // A client that never finishes (a stalled export reader) must not hold the shutdown forever.
-      const cutOff = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);
-      await app.close(); // waits for in-flight requests, which wait for their writes
-      clearTimeout(cutOff);
-      await batcher.drained();
-      await emailExports.drained();
-      await outbox.stop();
-      await controlClosed;
-      await executor.close();
-      await database.close();
-    },
-  };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
 import { startLogstead } from './app.js';
-import { AccountError, Accounts, type KeyType } from './accounts/accounts.js';
+import { AccountError, Accounts, type KeyType, UnknownOrganisation } from './accounts/accounts.js';
 import { describeFirstStart } from './accounts/first-start.js';
 import { describeStart } from './banner.js';
 import { CONFIG_FILE, openConfigDatabase } from './repository/open.js';
@@ -11,7 +11,7 @@ import { CONFIG_MIGRATIONS } from './repository/migrations.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
 import { usageOf } from './usage/usage-command.js';
-import { retentionInForce } from './usage/usage.js';
+import { RetentionPolicy } from './retention/policy.js';
 import { restore } from './backup/restore-command.js';
 import { copyToClusterCommand } from './copy-to-cluster/copy-to-cluster-command.js';
 import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP } from './backup/write-backup.js';
@@ -123,8 +123,9 @@ async function orgCommand(args: string[]): Promise<void> {
     if (positionals.length !== 1) throw new UsageError('Usage: logstead org usage <account> [--from <unix>] [--to <unix>]');
     const [account] = positionals;
     const { retentionDays } = loadSettings();
-    const retention = await withAccounts(async (accounts) => ((await accounts.list()).some((org) => org.account === account) ? retentionInForce(accounts, retentionDays, account) : null));
-    if (!retention) throw new AccountError(`No organisation has the account id "${account}".`);
+    const policy = await withAccounts((accounts) => RetentionPolicy.load(accounts, retentionDays));
+    const retention = policy.knows(account) ? policy.inForce(account) : null;
+    if (!retention) throw new UnknownOrganisation(account);
     print(await usageOf(loadSettings(), account, { from: values.from, to: values.to }, retention));
   } else if (action === 'create') {
     const name = args.slice(1).join(' ');
@@ -133,19 +134,21 @@ async function orgCommand(args: string[]): Promise<void> {
   } else if (action === 'list') {
     const { retentionDays } = loadSettings();
     // The retention in force: the organisation's own, or the server's default (LOGSTEAD_RETENTION_DAYS).
-    print((await withAccounts((accounts) => accounts.list())).map((org) => ({ ...org, retentionDays: org.retentionDays ?? retentionDays, retentionIsDefault: org.retentionDays === null })));
+    const [organisations, policy] = await withAccounts(async (accounts) => [await accounts.list(), await RetentionPolicy.load(accounts, retentionDays)] as const);
+    print(organisations.map((org) => ({ ...org, ...policy.inForce(org.account) })));
   } else if (action === 'retention') {
     const days = args[2];
     if (!value || !days) throw new UsageError('Usage: logstead org retention <account> <days|default>');
     if (days !== 'default' && !/^\d+$/.test(days)) throw new AccountError(`Retention is a whole number of days, or "default", not "${days}".`);
     const own = days === 'default' ? null : Number(days);
     const found = await withAccounts((accounts) => accounts.setRetention(value, own));
-    if (!found) throw new AccountError(`No organisation has the account id "${value}".`);
-    print({ account: value, retentionDays: own ?? loadSettings().retentionDays, retentionIsDefault: own === null });
+    if (!found) throw new UnknownOrganisation(value);
+    const policy = await withAccounts((accounts) => RetentionPolicy.load(accounts, loadSettings().retentionDays));
+    print({ account: value, ...policy.inForce(value) });
   } else if (action === 'deactivate' || action === 'activate') {
     if (!value) throw new UsageError(`Usage: logstead org ${action} <account>`);
     const found = await withAccounts((accounts) => accounts.setActive(value, action === 'activate'));
-    if (!found) throw new AccountError(`No organisation has the account id "${value}".`);
+    if (!found) throw new UnknownOrganisation(value);
     print({ account: value, active: action === 'activate' });
   } else {
     throw new UsageError(USAGE);

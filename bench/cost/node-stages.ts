@@ -1,5 +1,5 @@
 /**
- * The Node side of an acknowledged line, run as the ingest route runs it (src/ingest/routes.ts)
+ * The Node side of an acknowledged line, run as the ingest route runs it (src/ingest/intake.ts and src/ingest/mezmo/ingest-routes.ts)
  * on the same bodies, with the CPU of each stage counted separately: JSON.parse of the body;
  * normaliseLine; the organisation's meta type rule (MetaTypeRegistry.admitAll, on a real SQLite
  * config database); encodeRow into the TabSeparated payload handed to the engine.

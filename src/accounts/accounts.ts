@@ -1,3 +1,4 @@
+import { Listeners } from '../lib/listeners.js';
 import { sql } from 'kysely';
 import { type ConfigKysely, onPostgres } from '../repository/open.js';
 import { preparedQuery } from '../repository/prepared.js';
@@ -45,6 +46,13 @@ export const MAX_RETENTION_DAYS = 3650;
 
 export class AccountError extends Error {}
 
+/** An account id that names no organisation: the one message the CLI, the control socket and the API give for it. */
+export class UnknownOrganisation extends AccountError {
+  constructor(readonly account: string) {
+    super(`No organisation has the account id "${account}".`);
+  }
+}
+
 /** A key that authenticated a request: whose it is, and its id (so what it opened can be revoked with it). */
 export interface ActiveKey {
   account: string;
@@ -60,11 +68,10 @@ export class Accounts {
   private readonly activeKey;
   private readonly liveKey;
 
-  constructor(
-    private readonly db: ConfigKysely,
-    /** Hears of every change to organisations (their keys aside), so what this node caches follows at once. */
-    private readonly changed: () => Promise<void> | void = () => {},
-  ) {
+  /** Hears of every change to organisations (their keys aside), so what this node caches follows at once. */
+  readonly changes = new Listeners<void>();
+
+  constructor(private readonly db: ConfigKysely) {
     this.activeKey = preparedQuery(
       db,
       (keyHash: string, type: string) =>
@@ -129,7 +136,7 @@ export class Accounts {
       if (taken) throw new AccountError(`An organisation named "${trimmed}" already exists (account ${taken.account}).`);
       return insertAccount(trx, trimmed);
     });
-    await this.changed();
+    await this.changes.emit();
     return created;
   }
 
@@ -138,11 +145,13 @@ export class Accounts {
    * shared stores create exactly one. A lock serialises them on PostgreSQL; SQLite writes one at a time.
    */
   async createFirstAccount(name: string): Promise<NewAccount | null> {
-    return this.db.transaction().execute(async (trx) => {
+    const created = await this.db.transaction().execute(async (trx) => {
       if (onPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${FIRST_ORGANISATION_LOCK}, 0))`.execute(trx);
       const existing = await trx.selectFrom('accounts').select('account').limit(1).executeTakeFirst();
       return existing ? null : insertAccount(trx, name);
     });
+    if (created) await this.changes.emit();
+    return created;
   }
 
   async createKey(account: string, type: KeyType, name = ''): Promise<NewKey> {
@@ -150,7 +159,7 @@ export class Accounts {
       throw new AccountError(`A key type is "ingestion" or "service", not "${type}".`);
     }
     if (!(await this.db.selectFrom('accounts').select('account').where('account', '=', account).executeTakeFirst())) {
-      throw new AccountError(`No organisation has the account id "${account}".`);
+      throw new UnknownOrganisation(account);
     }
     return insertKey(this.db, account, type, name);
   }
@@ -230,7 +239,7 @@ export class Accounts {
       if (!active) await trx.deleteFrom('sessions').where('account', '=', account).execute();
       return Number(result.numUpdatedRows) > 0;
     });
-    if (changed) await this.changed();
+    if (changed) await this.changes.emit();
     return changed;
   }
 
@@ -251,20 +260,8 @@ export class Accounts {
     }
     const result = await this.db.updateTable('accounts').set({ retention_days: days }).where('account', '=', account).executeTakeFirst();
     const changed = Number(result.numUpdatedRows) > 0;
-    if (changed) await this.changed();
+    if (changed) await this.changes.emit();
     return changed;
-  }
-
-  /** An organisation's own retention in days, or null when it follows the server's default. */
-  async retentionDaysOf(account: string): Promise<number | null> {
-    const row = await this.db.selectFrom('accounts').select('retention_days').where('account', '=', account).executeTakeFirst();
-    return row?.retention_days ?? null;
-  }
-
-  /** Organisations whose retention differs from the server's default, with their days. */
-  async retentionOverrides(): Promise<Map<string, number>> {
-    const rows = await this.db.selectFrom('accounts').select(['account', 'retention_days']).where('retention_days', 'is not', null).execute();
-    return new Map(rows.map((row) => [row.account, row.retention_days!]));
   }
 
   async count(): Promise<number> {

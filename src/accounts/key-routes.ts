@@ -2,9 +2,9 @@ import Joi from 'joi';
 import type { FastifyInstance } from 'fastify';
 import { presentedKeys } from '../http/credentials.js';
 import { errors } from '../http/errors.js';
-import type { KeyType } from './accounts.js';
 import { validate } from '../http/validation.js';
-import type { ConfigDeps } from '../views/deps.js';
+import type { ServiceAuth } from '../http/service-auth.js';
+import type { Accounts, KeyType } from './accounts.js';
 
 const nameSchema = Joi.object({ name: Joi.string().trim().allow('').max(256).default('') });
 
@@ -18,7 +18,7 @@ function keyType(value: unknown, required: boolean): KeyType | undefined {
  * /v1/config/keys: an organisation's ingestion and service keys. Keys are stored hashed, so the key
  * itself appears once, in the response that creates it.
  */
-export async function keyRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; accounts: Accounts }): Promise<void> {
   const { auth, accounts } = deps;
   type Query = { type?: string };
   type Params = { id: string };

@@ -39,7 +39,7 @@ interface BacktestBody {
  * rule over the last `days` (1 to 7) of stored lines, with one counting query, and answers with
  * each firing: when, which window, which kind, and how many lines it would have carried.
  */
-export async function backtestRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore; now: () => number }): Promise<void> {
+export async function backtestRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore; now: () => number }): Promise<void> {
   app.post('/v1/alerts/backtest', async (request): Promise<BacktestResponse> => {
     const account = await deps.auth.account(request);
     const raw = request.body as { channel?: unknown } | undefined;

@@ -52,9 +52,8 @@ beforeEach(async () => {
   database = config.database;
   db = database.db;
   account = (await new Accounts(db).createAccount('a')).account;
-  rules = undefined as unknown as AlertRules;
-  views = new Views(db, (changed) => rules?.invalidate(changed));
-  presets = new Presets(db, (changed) => rules?.invalidate(changed));
+  views = new Views(db);
+  presets = new Presets(db);
   rules = new AlertRules(views, presets);
   await rules.load();
   clock = T0;

@@ -37,10 +37,21 @@ export class AlertRules {
   private reloadedDuringLoad: Set<string> | undefined;
   private loading: Promise<void> | undefined;
 
+  private readonly unsubscribe: Array<() => void>;
+
+  /** Follows every write to views and presets at once, until `stop`. */
   constructor(
     private readonly views: Views,
     private readonly presets: Presets,
-  ) {}
+  ) {
+    this.unsubscribe = [views.changes.subscribe((account) => this.invalidate(account)), presets.changes.subscribe((account) => this.invalidate(account))];
+  }
+
+  /** Stops following writes, and waits for a load under way. */
+  async stop(): Promise<void> {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    await this.settled();
+  }
 
   /** Loads every organisation's rules; a call while a load runs waits for that one. */
   load(): Promise<void> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CONFIG_FILE, openEmbeddedConfigFile } from '../repository/snapshot.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countSnapshotLines } from '../store/snapshot.js';
-import { askServerToBackUp } from './control-socket.js';
+import { EngineInUse, SERVER_START_WAIT_MS, askServerOrDoItOffline, askServerToBackUp } from './control-socket.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { BackupRefused, LOGS_SNAPSHOT, type WrittenBackup, writeBackup } from './write-backup.js';
 
@@ -16,8 +16,8 @@ async function backUpStopped(dataDir: string, target: string): Promise<WrittenBa
   try {
     executor = await openChdbExecutor(path.join(dataDir, LOGS_DIR));
   } catch (error) {
-    throw new BackupRefused(
-      `The log store in ${dataDir} is in use, but no server answers on its control socket: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and back up again (${(error as Error).message}).`,
+    throw new EngineInUse(
+      `The log store in ${dataDir} is in use, but no server answered on its control socket within ${SERVER_START_WAIT_MS / 1000} s: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and back up again (${(error as Error).message}).`,
     );
   }
   const configDb = openEmbeddedConfigFile(dataDir);
@@ -38,13 +38,19 @@ export async function backUp(dataDir: string, target: string): Promise<Manifest>
   if (!fs.existsSync(path.join(dataDir, CONFIG_FILE))) {
     throw new BackupRefused(`No Logstead data directory at ${dataDir}. Run this where you run \`npm start\`, or set LOGSTEAD_DATA_DIR.`);
   }
-  const answer = await askServerToBackUp(dataDir, target);
+  let outcome;
+  try {
+    outcome = await askServerOrDoItOffline(() => askServerToBackUp(dataDir, target), () => backUpStopped(dataDir, target));
+  } catch (error) {
+    throw error instanceof EngineInUse ? new BackupRefused(error.message) : error;
+  }
   let written: WrittenBackup;
-  if (answer.running) {
+  if ('answer' in outcome) {
+    const { answer } = outcome;
     if (answer.status !== 200) throw new BackupRefused(String(answer.body?.error ?? `the server answered ${answer.status}`));
     written = answer.body as WrittenBackup;
   } else {
-    written = await backUpStopped(dataDir, target);
+    written = outcome.offline;
   }
   let lines: number;
   try {
@@ -52,5 +58,5 @@ export async function backUp(dataDir: string, target: string): Promise<Manifest>
   } catch (error) {
     throw new Error(`The backup in ${target} was written but does not read back, so it is left unfinished (no manifest): ${(error as Error).message}`);
   }
-  return writeManifest(target, { taken: answer.running ? 'online' : 'offline', lines, ...written });
+  return writeManifest(target, { taken: 'answer' in outcome ? 'online' : 'offline', lines, ...written });
 }

@@ -125,10 +125,43 @@ export type ServerAnswer = { running: false } | { running: true; status: number;
 
 const notListening = (error: NodeJS.ErrnoException) => error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
 
+/** What a command that opens the log engine itself throws when another process holds it. */
+export class EngineInUse extends Error {}
+
+/**
+ * How long a command waits for a server that holds the log engine but does not answer on its
+ * socket yet: one that is starting (its first retention pass runs before the socket opens).
+ */
+export const SERVER_START_WAIT_MS = 60_000;
+const RETRY_MS = 250;
+
+/**
+ * Asks the running server; where none answers, does the work itself (`offline`, which throws
+ * EngineInUse when the engine is locked). A locked engine with no socket yet is a server still
+ * starting: this asks again until it answers or `waitMs` has passed, then throws the last EngineInUse.
+ */
+export async function askServerOrDoItOffline<T>(
+  ask: () => Promise<ServerAnswer>,
+  offline: () => Promise<T>,
+  waitMs = SERVER_START_WAIT_MS,
+): Promise<{ answer: ServerAnswer & { running: true } } | { offline: T }> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const answer = await ask();
+    if (answer.running) return { answer };
+    try {
+      return { offline: await offline() };
+    } catch (error) {
+      if (!(error instanceof EngineInUse) || Date.now() >= deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
+}
+
 /** Asks the server owning `dataDir` to take a backup into `dir` (absolute); waits as long as it takes. */
 export const askServerToBackUp = (dataDir: string, dir: string): Promise<ServerAnswer> => askServer(dataDir, '/backup', { dir });
 
-/** Asks the server owning `dataDir` for an organisation's usage (search/usage.ts). */
+/** Asks the server owning `dataDir` for an organisation's usage (usage/usage.ts). */
 export const askServerForUsage = (dataDir: string, account: string, range: { from?: string; to?: string }): Promise<ServerAnswer> =>
   askServer(dataDir, '/usage', { account, ...range });
 

@@ -28,7 +28,7 @@ import { BIN } from '../testing/process.js';
 import { startHttpReceiver } from '../testing/receivers.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
-const COPY_MODULE = pathToFileURL(path.join(ROOT, 'dist/src/cluster/copy-to-cluster.js')).href;
+const COPY_MODULE = pathToFileURL(path.join(ROOT, 'dist/src/copy-to-cluster/copy-to-cluster.js')).href;
 
 interface Run {
   code: number | null;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Writable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { SharedFiles } from './export-files.js';
+import type { ExportFiles } from './export-files.js';
 import type { Outbox } from '../notify/outbox.js';
 import type { LineFilter, LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
@@ -46,14 +46,14 @@ export class EmailExports {
   private constructor(
     private readonly store: LogStore,
     private readonly outbox: Outbox,
-    private readonly files: SharedFiles,
+    private readonly files: ExportFiles,
     private readonly secret: Buffer,
     private readonly options: EmailExportsOptions,
   ) {
     this.legacyDir = path.join(options.dataDir, 'exports');
   }
 
-  static async open(store: LogStore, outbox: Outbox, files: SharedFiles, options: EmailExportsOptions): Promise<EmailExports> {
+  static async open(store: LogStore, outbox: Outbox, files: ExportFiles, options: EmailExportsOptions): Promise<EmailExports> {
     const legacyKey = path.join(options.dataDir, 'export-link.key');
     const secret = await files.secret('export-link', fs.existsSync(legacyKey) ? fs.readFileSync(legacyKey) : undefined);
     return new EmailExports(store, outbox, files, secret, options);

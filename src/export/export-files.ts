@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { ConfigKysely } from '../repository/open.js';
 
 /**
- * What nodes share besides configuration proper: server-wide secrets, e-mailed export files, and
- * the numbering of node starts. All live in the configuration database, so whichever node a
- * request reaches finds them.
+ * E-mailed export files and the secret that signs their links. Both live in the configuration
+ * database, so whichever node a download request reaches finds them.
  */
-export class SharedFiles {
+export class ExportFiles {
   constructor(private readonly db: ConfigKysely) {}
 
   /**
@@ -35,11 +34,5 @@ export class SharedFiles {
   /** Removes export files whose links expired before `before`. */
   async sweepExports(before: number): Promise<void> {
     await this.db.deleteFrom('export_files').where('expires_at', '<', before).execute();
-  }
-
-  /** Records a node's start; its number, modulo the slots, names the node in line ids. */
-  async recordNodeStart(now: number): Promise<number> {
-    const row = await this.db.insertInto('node_starts').values({ started_at: now }).returning('id').executeTakeFirstOrThrow();
-    return Number(row.id);
   }
 }

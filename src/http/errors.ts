@@ -65,6 +65,8 @@ export const errors = {
   requestTimeout: () => new ApiError(408, envelope('The request was not received in time.', 'RequestTimeout')),
   shuttingDown: () =>
     new ApiError(503, envelope('The server is shutting down; retry the request later.', 'ServiceUnavailable'), { 'retry-after': RETRY_AFTER_SECONDS }),
+  /** /healthz until every subsystem has started. */
+  starting: () => new ApiError(503, envelope('The server is still starting; retry shortly.', 'ServiceUnavailable'), { 'retry-after': '1' }),
 
   // Export and configuration.
   unauthorized: () =>

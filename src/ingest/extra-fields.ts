@@ -1,4 +1,4 @@
-import { LIMITS } from './mezmo/params.js';
+import { LIMITS } from '../wire/limits.js';
 import { clip, isObject } from './text.js';
 
 function scalar(value: unknown): string | number | boolean | undefined {

@@ -1,14 +1,4 @@
-/**
- * Root keys of a JSON line that collide with the viewer's reserved names; they are stored with a
- * leading underscore (`status` becomes `_status`), as Mezmo does.
- */
-const RESERVED = [
-  'source', 'type', 'tag', 'auth', 'bytes', 'connect', 'method', 'namespace', 'path', 'pod',
-  'request', 'response', 'service', 'space', 'status', 'timestamp', 'user',
-];
-
-/** Keys clients may not set: they would impersonate another account or change retention. */
-const PROTECTED = ['_account', '_retention'];
+import { PROTECTED_JSON_KEYS, RESERVED_JSON_KEYS } from '../store/reserved-keys.js';
 
 /**
  * What each root key is stored as: a reserved key's new name, null for a protected key (left out),
@@ -16,8 +6,8 @@ const PROTECTED = ['_account', '_retention'];
  * new string for V8 to look up each time it became a property.
  */
 const STORED_AS: Record<string, string | null> = Object.create(null);
-for (const key of RESERVED) STORED_AS[key] = `_${key}`;
-for (const key of PROTECTED) STORED_AS[key] = null;
+for (const key of RESERVED_JSON_KEYS) STORED_AS[key] = `_${key}`;
+for (const key of PROTECTED_JSON_KEYS) STORED_AS[key] = null;
 
 export type JsonFields = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { LIMITS } from './mezmo/params.js';
+import { LIMITS } from '../wire/limits.js';
 import { clip, label } from './text.js';
 
 /** Level words recognised in line text (Mezmo's list, plus common spellings folded onto it). */

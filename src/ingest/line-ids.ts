@@ -1,3 +1,5 @@
+import { NODE_SLOTS } from '../repository/node-slot.js';
+
 /**
  * Line ids: a sequence of milliseconds × 1024 plus a counter, so they sort by arrival and stay
  * unique across restarts (the clock moves on), followed by three decimal digits naming the node,
@@ -6,8 +8,6 @@
  * Bursts above 1,024 lines per millisecond borrow from the next millisecond.
  */
 const PER_MS = 1024;
-/** How many nodes can hold distinct slots at once. */
-export const NODE_SLOTS = 1000;
 
 export class LineIds {
   private last = 0;

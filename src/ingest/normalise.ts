@@ -5,9 +5,19 @@ import { BadInputError } from './errors.js';
 import { readExtraFields } from './extra-fields.js';
 import { parseJsonLine } from './json-line.js';
 import { lineLevel } from './level.js';
-import { LIMITS, type SourceParams } from './mezmo/params.js';
+import { LIMITS } from '../wire/limits.js';
 import { clip, isObject, label, text } from './text.js';
 import { lineTime } from './timestamps.js';
+
+/** What a request says about its source, as its protocol gives it (the Mezmo API: the query string, or the Go SDK's body). */
+export interface SourceParams {
+  hostname: string;
+  ip: string;
+  mac: string;
+  tags: string[];
+  /** The client's clock when it sent the request, in ms, if it said. */
+  nowMs: number | null;
+}
 
 /** Everything about a request that every one of its lines shares. */
 export interface BatchContext {

@@ -20,7 +20,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
  * (it reveals counts and timings, not lines, names or keys); with LOGSTEAD_METRICS_KEY set, a
  * scraper must present that key.
  */
-export async function metricsRoute(app: FastifyInstance, deps: { metrics: Metrics; key: string | undefined }): Promise<void> {
+export async function metricsRoutes(app: FastifyInstance, deps: { metrics: Metrics; key: string | undefined }): Promise<void> {
   const expected = deps.key === undefined ? undefined : digest(deps.key);
   app.get('/metrics', async (request, reply) => {
     if (expected) {

@@ -1,6 +1,7 @@
 import type { AlertActivity } from '../alerts/evaluator.js';
 import type { DeliveryMessage } from '../notify/messages.js';
 import type { InsertPayload } from '../store/executor.js';
+import type { RetentionDrop } from '../retention/enforce.js';
 import type { StoredBatch } from '../store/types.js';
 import type { DeliveryChannel, DeliveryOutcome, Metrics } from './registry.js';
 
@@ -37,4 +38,13 @@ const CHANNELS: Record<DeliveryMessage['integration'], DeliveryChannel> = { emai
 export function countDelivery(metrics: Metrics) {
   return (integration: DeliveryMessage['integration'], outcome: DeliveryOutcome) =>
     metrics.deliveries.inc({ channel: CHANNELS[integration], outcome });
+}
+
+/** Counts what retention removed: whole days (partitions) and lines. */
+export function countRetentionDrop(metrics: Metrics) {
+  return (drop: RetentionDrop): void => {
+    // A lightweight delete of an organisation's older lines drops no partition.
+    if (drop.day !== undefined) metrics.retentionDroppedPartitions.inc({ reason: drop.reason });
+    metrics.retentionDroppedLines.inc({ reason: drop.reason }, drop.lines);
+  };
 }

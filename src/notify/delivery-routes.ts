@@ -21,7 +21,7 @@ export interface AlertRouteDeps {
   now: () => number;
 }
 
-export async function deliveryLogRoute(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
+export async function deliveryRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
   /** GET /v1/alerts/deliveries[?viewid&limit]: an organisation's notification deliveries and every attempt. */
   app.get('/v1/alerts/deliveries', async (request) => {
     const account = await deps.auth.account(request);

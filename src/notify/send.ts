@@ -1,3 +1,4 @@
+import type { DeliveryAbilities } from '../views/channel-warnings.js';
 import { httpSend, type SendResult } from './http-send.js';
 import type { Mail } from './mailer.js';
 import type { DeliveryMessage } from './messages.js';
@@ -15,4 +16,9 @@ export function createSender(options: { mail: (mail: Mail) => Promise<SendResult
         return httpSend({ url: message.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: message.body }, options.allowPrivateWebhooks);
     }
   };
+}
+
+/** What deliveries can do here: saved views are warned about channels that cannot deliver. */
+export function deliveryAbilities(settings: { smtpUrl: string | undefined; allowPrivateWebhooks: boolean }): DeliveryAbilities {
+  return { canEmail: settings.smtpUrl !== undefined, allowPrivateWebhooks: settings.allowPrivateWebhooks };
 }

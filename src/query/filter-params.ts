@@ -1,5 +1,5 @@
 import { errors } from '../http/errors.js';
-import { LIMITS } from '../ingest/mezmo/params.js';
+import { LIMITS } from '../wire/limits.js';
 import { compileQuery } from './compile.js';
 import type { LineFilter } from '../store/log-store.js';
 

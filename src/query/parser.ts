@@ -1,4 +1,5 @@
 import type { CompareOp, FieldRef, MatchMode, QueryNode } from './ast.js';
+import { RESERVED_JSON_KEYS } from '../store/reserved-keys.js';
 
 /**
  * The search language's parser. Precedence, highest first: grouping `( )`, then NOT (`-`, `NOT`),
@@ -18,11 +19,8 @@ export class QueryParseError extends Error {
 
 const BUILTIN = new Set(['host', 'app', 'level', 'file', 'env', 'tag']);
 const SIZE_FIELDS = new Set(['_mezmo_line_size', '_line_size', 'size']);
-/** Root keys of JSON lines stored with an underscore (ingest/json-line.ts); searched by either name. */
-const RESERVED_ROOT = new Set([
-  'source', 'type', 'tag', 'auth', 'bytes', 'connect', 'method', 'namespace', 'path', 'pod',
-  'request', 'response', 'service', 'space', 'status', 'timestamp', 'user',
-]);
+/** Root keys of JSON lines stored with an underscore; searched by either name. */
+const RESERVED_ROOT = new Set(RESERVED_JSON_KEYS);
 const FIELD_NAME = /^[A-Za-z_@][A-Za-z0-9_@\-]*(\.[A-Za-z0-9_@\-]+)*$/;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const MAX_DEPTH = 100;

@@ -1,6 +1,5 @@
 import type { LogStore } from '../store/log-store.js';
-
-export const DAY_MS = 86_400_000;
+import { retainedFrom } from './policy.js';
 
 export interface RetentionRules {
   /** Days kept for organisations without their own setting (LOGSTEAD_RETENTION_DAYS). */
@@ -19,9 +18,6 @@ export interface RetentionDrop {
   account?: string;
   lines: number;
 }
-
-/** The oldest time an organisation keeps lines from. */
-export const retainedFrom = (days: number, now: number): number => now - days * DAY_MS;
 
 /**
  * Removes what retention no longer keeps. Reads already hide it (LogStore's retainedFrom); this

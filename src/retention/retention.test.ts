@@ -4,7 +4,7 @@ import { startLogstead } from '../app.js';
 import { loadSettings } from '../settings.js';
 import { testEngineEnv } from '../testing/log-engine.js';
 import { type TestServer, jsonLines, request, startTestServer } from '../testing/harness.js';
-import { DAY_MS } from './enforce.js';
+import { DAY_MS } from './policy.js';
 
 // Retention through the real server: what is kept at ingest, what reads return at once when a
 // retention changes, and what a start removes from disk.

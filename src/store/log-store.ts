@@ -258,7 +258,7 @@ export class LogStore {
     const apps = await ranked('app');
     const hosts = await ranked('host');
     // Ingest leaves meta_indexed false for a meta object only when a field's type clashes or the
-    // daily cap is reached (ingest/routes.ts); meta that is no object, or cut at the size limit
+    // daily cap is reached (ingest/intake.ts); meta that is no object, or cut at the size limit
     // (so no longer valid JSON), is never indexed and not counted. meta_indexed is read first, so
     // meta is read only where some line was left unindexed.
     const [unindexed] = await this.executor.rows<{ lines: string }>(

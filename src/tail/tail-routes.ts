@@ -38,7 +38,7 @@ const CREDENTIALS_CHECK_MS = 2000;
  * viewer's session. Messages are JSON {"e":"logs","p":[line, ...]}; {"e":"meta",...} messages are
  * control information (sampling) that clients may ignore.
  */
-export async function tailRoute(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub; publicUrl: () => string | undefined }): Promise<void> {
+export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; hub: TailHub; publicUrl: () => string | undefined }): Promise<void> {
   const prepared = new WeakMap<FastifyRequest, TailRequest>();
 
   app.get(

@@ -1,8 +1,8 @@
-import { askServerForUsage } from '../backup/control-socket.js';
+import { EngineInUse, SERVER_START_WAIT_MS, askServerForUsage, askServerOrDoItOffline } from '../backup/control-socket.js';
 import type { Settings } from '../settings.js';
 import { LogStore } from '../store/log-store.js';
 import { openLogExecutor } from '../store/open-executor.js';
-import { retainedFrom } from '../retention/enforce.js';
+import { retainedFrom } from '../retention/policy.js';
 import { type RetentionInForce, type UsageReport, UsageReports } from './usage.js';
 
 /**
@@ -18,17 +18,27 @@ export async function usageOf(
   retention: RetentionInForce,
 ): Promise<UsageReport> {
   const { dataDir } = settings;
-  const answer = await askServerForUsage(dataDir, account, range);
-  if (answer.running) {
-    if (answer.status !== 200) throw new Error(String(answer.body?.error ?? `the server answered ${answer.status}`));
-    return answer.body as UsageReport;
-  }
+  const outcome = await askServerOrDoItOffline(() => askServerForUsage(dataDir, account, range), () => countOffline(settings, account, range, retention));
+  if ('offline' in outcome) return outcome.offline;
+  const { answer } = outcome;
+  if (answer.status !== 200) throw new Error(String(answer.body?.error ?? `the server answered ${answer.status}`));
+  return answer.body as UsageReport;
+}
+
+/** Counts with this process's own store, when no server owns it. */
+async function countOffline(
+  settings: Pick<Settings, 'dataDir' | 'clickhouseUrl' | 'clickhouseCluster'>,
+  account: string,
+  range: { from?: string; to?: string },
+  retention: RetentionInForce,
+): Promise<UsageReport> {
   let executor;
   try {
     executor = await openLogExecutor(settings);
   } catch (error) {
-    throw new Error(
-      `The log store in ${dataDir} is in use, but no server answers on its control socket: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and ask again (${(error as Error).message}).`,
+    if (settings.clickhouseUrl) throw error; // a server's store is never locked by a process
+    throw new EngineInUse(
+      `The log store in ${settings.dataDir} is in use, but no server answered on its control socket within ${SERVER_START_WAIT_MS / 1000} s: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and ask again (${(error as Error).message}).`,
     );
   }
   try {

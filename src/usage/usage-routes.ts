@@ -5,8 +5,8 @@ import type { UsageReports } from './usage.js';
 
 /**
  * GET /v1/usage?from=&to=: the caller's organisation's lines and bytes per day, its top apps and
- * hosts by volume, and the retention in force (search/usage.ts).
+ * hosts by volume, and the retention in force (usage.ts).
  */
-export async function usageRoute(app: FastifyInstance, deps: { auth: ServiceAuth; usage: UsageReports }): Promise<void> {
+export async function usageRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; usage: UsageReports }): Promise<void> {
   app.get('/v1/usage', async (request) => deps.usage.report(await deps.auth.account(request), request.query as QueryParams));
 }

@@ -1,23 +1,12 @@
-import type { Accounts } from '../accounts/accounts.js';
 import type { LogStore } from '../store/log-store.js';
 import type { UsageReport } from '../wire/types.js';
-import { retainedFrom } from '../retention/enforce.js';
+import { type RetentionInForce, retainedFrom } from '../retention/policy.js';
 import { type QueryParams, parseTimeRange } from '../query/filter-params.js';
 
 /** How many apps and hosts a usage report ranks. */
 export const USAGE_TOP = 10;
 
-/** How long an organisation's lines are kept: its own retention, or the server's default. */
-export interface RetentionInForce {
-  retentionDays: number;
-  /** True when the organisation has no retention of its own (LOGSTEAD_RETENTION_DAYS applies). */
-  retentionIsDefault: boolean;
-}
-
-export async function retentionInForce(accounts: Accounts, defaultDays: number, account: string): Promise<RetentionInForce> {
-  const own = await accounts.retentionDaysOf(account);
-  return { retentionDays: own ?? defaultDays, retentionIsDefault: own === null };
-}
+export type { RetentionInForce } from '../retention/policy.js';
 
 /** What GET /v1/usage and `logstead org usage` answer: the wire type, documented in the README's "Usage". */
 export type { UsageReport } from '../wire/types.js';

@@ -11,7 +11,7 @@ const MAX_BUCKETS = 1000;
  * GET /v1/histogram: how many lines match, over time, split by level; the viewer's timeline.
  * Takes the export filters (from, to, hosts, apps, levels, tags, query) and `buckets`.
  */
-export async function histogramRoute(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
+export async function histogramRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
   app.get('/v1/histogram', async (request): Promise<HistogramResponse> => {
     const account = await deps.auth.account(request);
     const query = request.query as QueryParams;

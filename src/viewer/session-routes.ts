@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/accounts.js';
-import type { Sessions } from './sessions.js';
+import type { Sessions } from '../http/sessions.js';
 import { validate } from '../http/validation.js';
 import { errors } from '../http/errors.js';
 import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';

@@ -34,7 +34,7 @@ function cacheControlFor(file: string): string {
  * Serves the log viewer at /. Any other GET that is not an API path gets index.html, so the
  * viewer's own addresses (?view=..., reloads, shared links) open it.
  */
-export async function viewerStatic(app: FastifyInstance): Promise<boolean> {
+export async function staticRoutes(app: FastifyInstance): Promise<boolean> {
   if (!fs.existsSync(path.join(VIEWER_DIR, 'index.html'))) return false;
   await app.register(fastifyStatic, {
     root: VIEWER_DIR,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../http/errors.js';
 import { CATEGORY_TYPES, type CategoryType } from './categories.js';
 import { validate } from '../http/validation.js';
-import type { ConfigDeps } from './deps.js';
+import type { ViewRoutesDeps } from './deps.js';
 
 const nameSchema = Joi.object({ name: Joi.string().trim().min(1).max(256).required() });
 
@@ -14,7 +14,7 @@ function categoryType(type: string): CategoryType {
   return type as CategoryType;
 }
 
-export async function categoryRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+export async function categoryRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, categories } = deps;
   type Params = { type: string; id: string };
 

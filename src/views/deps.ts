@@ -1,14 +1,12 @@
 import type { ServiceAuth } from '../http/service-auth.js';
-import type { Accounts } from '../accounts/accounts.js';
 import type { Categories } from './categories.js';
 import type { DeliveryAbilities } from './channel-warnings.js';
 import type { Presets } from './presets.js';
 import type { Views } from './views.js';
 
-/** What the configuration API's routes work on. */
-export interface ConfigDeps {
+/** What the routes of views, preset alerts and categories work on. */
+export interface ViewRoutesDeps {
   auth: ServiceAuth;
-  accounts: Accounts;
   views: Views;
   presets: Presets;
   categories: Categories;

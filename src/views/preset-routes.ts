@@ -4,14 +4,14 @@ import { errors } from '../http/errors.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from './channels.js';
 import type { Preset } from './presets.js';
 import { validate } from '../http/validation.js';
-import type { ConfigDeps } from './deps.js';
+import type { ViewRoutesDeps } from './deps.js';
 
 const presetSchema = Joi.object({
   name: Joi.string().trim().min(1).max(512).required(),
   channels: channelsSchema.default([]),
 });
 
-export async function presetRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+export async function presetRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, presets } = deps;
 
   const readBody = (request: FastifyRequest, previous: Channel[] = []) => {

@@ -1,3 +1,4 @@
+import { Listeners } from '../lib/listeners.js';
 import type { Channel } from './channels.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { ConfigTables } from '../repository/tables.js';
@@ -23,11 +24,10 @@ const fromRow = (row: ConfigTables['presets']): Preset => ({
 
 /** Preset alerts: named sets of channels that views attach by presetid. */
 export class Presets {
-  /** `changed` hears of every write, so alerting can follow configuration at once. */
-  constructor(
-    private readonly db: ConfigKysely,
-    private readonly changed: (account: string) => Promise<void> | void = () => {},
-  ) {}
+  /** Hears of every write, with its organisation, so alerting can follow configuration at once. */
+  readonly changes = new Listeners<string>();
+
+  constructor(private readonly db: ConfigKysely) {}
 
   async list(account: string): Promise<Preset[]> {
     return (await this.db.selectFrom('presets').selectAll().where('account', '=', account).orderBy('created_at').orderBy('presetid').execute()).map(fromRow);
@@ -50,7 +50,7 @@ export class Presets {
       .insertInto('presets')
       .values({ presetid, account, name, channels: JSON.stringify(channels), created_at: now, modified_at: now })
       .execute();
-    await this.changed(account);
+    await this.changes.emit(account);
     return { presetid, account, name, channels, _created: now, _modified: now };
   }
 
@@ -63,7 +63,7 @@ export class Presets {
       .where('presetid', '=', presetid)
       .executeTakeFirst();
     if (!Number(changed.numUpdatedRows)) return undefined;
-    await this.changed(account);
+    await this.changes.emit(account);
     return this.get(account, presetid);
   }
 
@@ -71,7 +71,7 @@ export class Presets {
   async delete(account: string, presetid: string): Promise<boolean> {
     const deleted = await this.db.deleteFrom('presets').where('account', '=', account).where('presetid', '=', presetid).executeTakeFirst();
     const any = Number(deleted.numDeletedRows) > 0;
-    if (any) await this.changed(account);
+    if (any) await this.changes.emit(account);
     return any;
   }
 }

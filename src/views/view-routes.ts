@@ -7,7 +7,7 @@ import { channelWarnings } from './channel-warnings.js';
 import { fieldLabel } from '../http/field-labels.js';
 import { validate } from '../http/validation.js';
 import type { View, ViewFilters } from './views.js';
-import type { ConfigDeps } from './deps.js';
+import type { ViewRoutesDeps } from './deps.js';
 
 const list = Joi.array().items(Joi.string().max(512)).max(1000);
 
@@ -37,7 +37,7 @@ interface ViewBody {
   channels?: Array<Omit<Channel, 'alertid'>>;
 }
 
-export async function viewRoutes(app: FastifyInstance, deps: ConfigDeps): Promise<void> {
+export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */

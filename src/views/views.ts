@@ -1,3 +1,4 @@
+import { Listeners } from '../lib/listeners.js';
 import type { Channel } from './channels.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { ConfigTables } from '../repository/tables.js';
@@ -48,11 +49,10 @@ const fromRow = (row: ConfigTables['views']): View => ({
 
 /** Views, stored whole: a PUT replaces everything, including the view's own alert channels. */
 export class Views {
-  /** `changed` hears of every write, so alerting can follow configuration at once. */
-  constructor(
-    private readonly db: ConfigKysely,
-    private readonly changed: (account: string) => Promise<void> | void = () => {},
-  ) {}
+  /** Hears of every write, with its organisation, so alerting can follow configuration at once. */
+  readonly changes = new Listeners<string>();
+
+  constructor(private readonly db: ConfigKysely) {}
 
   /** Accounts that have at least one view. */
   async accounts(): Promise<string[]> {
@@ -80,7 +80,7 @@ export class Views {
       .insertInto('views')
       .values({ viewid, account, ...columns(input), created_at: now, modified_at: now })
       .execute();
-    await this.changed(account);
+    await this.changes.emit(account);
     return (await this.get(account, viewid))!;
   }
 
@@ -92,7 +92,7 @@ export class Views {
       .where('viewid', '=', viewid)
       .executeTakeFirst();
     if (!Number(changed.numUpdatedRows)) return undefined;
-    await this.changed(account);
+    await this.changes.emit(account);
     return this.get(account, viewid);
   }
 
@@ -100,7 +100,7 @@ export class Views {
   async delete(account: string, viewid: string): Promise<boolean> {
     const deleted = await this.db.deleteFrom('views').where('account', '=', account).where('viewid', '=', viewid).executeTakeFirst();
     const any = Number(deleted.numDeletedRows) > 0;
-    if (any) await this.changed(account);
+    if (any) await this.changes.emit(account);
     return any;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The JSON the HTTP APIs answer with, shared by the server's routes and the web app (src/web/app).
+ * The JSON the HTTP APIs answer with, shared by the server's routes and the web app (src/web).
  * Types only: nothing here may import server code, so the browser build can take it as it is.
  */
 

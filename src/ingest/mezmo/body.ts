@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { parseJsonBody } from './body-json.js';
 import { BadInputError } from '../errors.js';
-import { LIMITS } from './params.js';
+import { LIMITS } from '../../wire/limits.js';
 
 /** Marks a body that is not JSON; the handler decides the error after checking credentials. */
 export const UNPARSABLE_BODY = Symbol('unparsable body');

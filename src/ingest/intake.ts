@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError, errors } from '../http/errors.js';
+import type { MetaTypeRegistry } from '../meta-fields/meta-types.js';
+import { EncodedRows } from '../store/row-encoding.js';
+import type { StoredBatch, StoredLine } from '../store/types.js';
+import { LIMITS } from '../wire/limits.js';
+import type { AfterStore } from './after-store.js';
+import type { GroupCommitBatcher } from './batcher.js';
+import type { LineIds } from './line-ids.js';
+import { type BatchContext, type PendingLine, type SourceParams, normaliseLine } from './normalise.js';
+
+/** What a protocol hands the intake: one request's raw lines, as the Mezmo API shapes a line. */
+export interface IntakeRequest {
+  account: string;
+  source: SourceParams;
+  /** Line objects ({line, app, level, timestamp, meta, ...}), not yet checked. */
+  rawLines: unknown[];
+  /** When the request arrived: the receive time, and the moment client clock drift is measured at. */
+  receivedAt: number;
+  /** About how many bytes the lines take as sent, to size the encoding buffer (it grows if short). */
+  sentBytes: number | undefined;
+}
+
+/** A request's lines, ready to write. */
+export interface PreparedRequest {
+  account: string;
+  batchId: string;
+  batch: StoredBatch;
+  /** The rows encoded for the store (store/row-encoding.ts). */
+  payload: Buffer;
+  /** Lines whose meta was not indexed because of the daily cap on new fields, and the cap; absent when none. */
+  overDailyCap?: { lines: number; limit: number };
+}
+
+export interface IntakeDeps {
+  metaTypes: MetaTypeRegistry;
+  batcher: GroupCommitBatcher;
+  lineIds: LineIds;
+  afterStore: AfterStore;
+  driftToleranceMs: number;
+  /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
+  keptFrom: (account: string) => number;
+}
+
+/**
+ * Characters every stored row of the request repeats whatever its line: the request's hostname,
+ * ip, mac and tags, plus about 128 of ids, times and separators (store/row-encoding.ts).
+ */
+function repeatedChars(source: SourceParams): number {
+  return 128 + source.hostname.length + source.ip.length + source.mac.length + source.tags.reduce((sum, tag) => sum + tag.length + 3, 0);
+}
+
+/**
+ * The path every protocol's lines take once the protocol has read them and knows their
+ * organisation: normalise, retention, the meta type rule, encoding (prepare), then the durable
+ * write and the after-store subscribers (write). A protocol answers its client only after write.
+ */
+export class Intake {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  /** Whether lines for the organisation would be refused before any work (too many rows' worth of repeated source). */
+  private tooLarge(request: IntakeRequest): boolean {
+    return request.rawLines.length * repeatedChars(request.source) > LIMITS.storedChars;
+  }
+
+  /**
+   * Everything before the write. Its own function so that the intermediate lines die with it: an
+   * async function keeps every local it declared until it returns, and the write takes about
+   * 100 ms under load, long enough for V8 to copy whatever is kept into its old generation.
+   * One bad line refuses the request whole, before anything is recorded.
+   */
+  async prepare(request: IntakeRequest): Promise<PreparedRequest> {
+    const { account, source, rawLines, receivedAt } = request;
+    // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
+    if (this.tooLarge(request)) throw errors.storedTooLarge();
+    const drift = source.nowMs === null ? 0 : receivedAt - source.nowMs;
+    const context: BatchContext = {
+      account,
+      batchId: randomUUID(),
+      source,
+      receivedAt,
+      driftMs: Math.abs(drift) > this.deps.driftToleranceMs ? drift : 0,
+    };
+    const { lineIds } = this.deps;
+    const firstId = lineIds.reserve(rawLines.length);
+    const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, lineIds.format(firstId + index)));
+    const unindexedMeta: Record<string, number> = {};
+    let bytes = 0;
+    const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + rawLines.length * repeatedChars(source));
+    let overDailyCap = 0;
+    const keptFrom = this.deps.keptFrom(account);
+    // Already past its organisation's retention (an old replayed or imported line): acknowledged
+    // with the rest, as it would be stored and removed at once, but not kept.
+    const kept = pending.some(({ row }) => row.ts < keptFrom) ? pending.filter(({ row }) => row.ts >= keptFrom) : pending;
+    const verdicts = await this.deps.metaTypes.admitAll(account, kept.map(({ metaObject }) => metaObject));
+    for (let index = 0; index < kept.length; index++) {
+      const { row } = kept[index];
+      const verdict = verdicts[index];
+      row.meta_indexed = verdict === 'indexed';
+      if (verdict !== null && verdict !== 'indexed') row.meta_note = verdict === 'typeConflict' ? 'type-conflict' : 'daily-cap';
+      if (verdict === 'dailyCap') overDailyCap++;
+      if (row.meta_note) unindexedMeta[row.meta_note] = (unindexedMeta[row.meta_note] ?? 0) + 1;
+      bytes += row.size;
+      encoded.add(row);
+      // A backstop: the estimate above leaves room for what the lines themselves carry.
+      if (encoded.chars > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
+    }
+    // The rows themselves only for whoever reads them: otherwise the counts are all that is kept.
+    const rows = this.deps.afterStore.wantsRows(account) ? kept.map(({ row }): StoredLine => row) : undefined;
+    const batch: StoredBatch = { lines: kept.length, bytes, unindexedMeta, rows };
+    return {
+      account,
+      batchId: context.batchId,
+      batch,
+      payload: encoded.bytesWritten(),
+      overDailyCap: overDailyCap > 0 ? { lines: overDailyCap, limit: (await this.deps.metaTypes.day(account)).limit } : undefined,
+    };
+  }
+
+  /**
+   * Writes a prepared request and waits until it is durable, then tells the after-store
+   * subscribers. `queued` is called once its lines count in the store's queue (the protocol can
+   * free its place among the requests being read). A store failure is the catalogue's 503.
+   */
+  async write(prepared: PreparedRequest, log: FastifyBaseLogger, queued?: () => void): Promise<void> {
+    if (prepared.batch.lines === 0) return;
+    const written = this.deps.batcher.submit(prepared.payload, prepared.batch.lines);
+    queued?.();
+    try {
+      await written;
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      log.error({ err: error }, 'log store write failed');
+      throw errors.storeUnavailable();
+    }
+    await this.deps.afterStore.publish(prepared.account, prepared.batch, log);
+  }
+}
