@@ -13,6 +13,7 @@ import { startIngest } from './ingest/start.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
 import { alertActivity, countDelivery, countRetentionDrop, countStored, measureFlushes } from './metrics/recorders.js';
+import { recordHttpMetrics } from './metrics/http-hooks.js';
 import { createMetrics } from './metrics/registry.js';
 import { startMetrics } from './metrics/start.js';
 import type { Outbox } from './notify/outbox.js';
@@ -61,7 +62,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const now = options.now ?? Date.now;
   const metrics = createMetrics();
-  const web = await createWebServer(settings, metrics);
+  const web = await createWebServer(settings, (app) => recordHttpMetrics(app, metrics));
   const { log, publicUrl } = web;
   const started = new StartedSubsystems();
   const closeAll = () => started.closeAll((error) => log.error({ err: error }, 'a subsystem failed to close'));

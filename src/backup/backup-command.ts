@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CONFIG_FILE, openEmbeddedConfigFile } from '../repository/snapshot.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countSnapshotLines } from '../store/snapshot.js';
-import { EngineInUse, SERVER_START_WAIT_MS, askServerOrDoItOffline, askServerToBackUp } from './control-socket.js';
+import { EngineInUse, SERVER_START_WAIT_MS, askServerOrDoItOffline, askServerToBackUp } from '../http/control-socket.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { BackupRefused, LOGS_SNAPSHOT, type WrittenBackup, writeBackup } from './write-backup.js';
 

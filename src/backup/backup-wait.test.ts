@@ -19,22 +19,22 @@ const dist = (module: string) => pathToFileURL(path.join(path.dirname(BIN), '..'
 /**
  * A server at the moment `logstead backup` must wait for: it holds the log engine (and its lock),
  * but its control socket opens only `socketAfterMs` later, as a restarted server's does after its
- * first retention pass. It is the server's own parts (the chDB engine, the control socket and the
- * backup writer), started in that order in a child process, which prints "engine open" once it
+ * first retention pass. It is the server's own parts (the chDB engine and the backup control
+ * socket), started in that order in a child process, which prints "engine open" once it
  * holds the lock.
  */
 function startingServer(dataDir: string, socketAfterMs: number): ChildProcess {
   const script = `
     import { openChdbExecutor } from ${JSON.stringify(dist('store/chdb-executor.js'))};
     import { openEmbeddedConfigFile } from ${JSON.stringify(dist('repository/snapshot.js'))};
-    import { serveControlSocket } from ${JSON.stringify(dist('backup/control-socket.js'))};
-    import { writeBackup } from ${JSON.stringify(dist('backup/write-backup.js'))};
+    import { startBackupControl } from ${JSON.stringify(dist('backup/start.js'))};
     const dataDir = ${JSON.stringify(dataDir)};
     const executor = await openChdbExecutor(dataDir + '/clickhouse');
     const configDb = openEmbeddedConfigFile(dataDir);
     console.log('engine open');
     await new Promise((resolve) => setTimeout(resolve, ${socketAfterMs}));
-    await serveControlSocket(dataDir, { backup: (dir) => writeBackup({ executor, configDb, dataDir }, dir), usage: async () => { throw new Error('not asked'); } }, console);
+    // The server's own backup control; no usage is asked for here, so it needs no accounts or usage reports.
+    await startBackupControl({ settings: { dataDir }, executor, sqlite: configDb, accounts: null, usage: null, log: console });
     console.log('socket open');
     process.on('SIGTERM', async () => { await executor.close(); process.exit(0); });
   `;

@@ -4,7 +4,7 @@ import { CONFIG_FILE, checkConfigSnapshot, restoreConfig } from '../repository/s
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countLines, restoreLogDatabase } from '../store/snapshot.js';
 import { LOGS_DIR } from './backup-command.js';
-import { serverIsRunning } from './control-socket.js';
+import { serverIsRunning } from '../http/control-socket.js';
 import { type Manifest, readManifest } from './manifest.js';
 import { BackupRefused, LOGS_SNAPSHOT, SMALL_FILES } from './write-backup.js';
 

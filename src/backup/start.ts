@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type Database from 'better-sqlite3';
 import { type Accounts, UnknownOrganisation } from '../accounts/accounts.js';
@@ -6,7 +7,7 @@ import type { Subsystem } from '../lib/subsystem.js';
 import type { Settings } from '../settings.js';
 import type { SqlExecutor } from '../store/executor.js';
 import type { UsageReports } from '../usage/usage.js';
-import { serveControlSocket } from './control-socket.js';
+import { BACKUP_PATH, USAGE_PATH, serveControlSocket } from '../http/control-socket.js';
 import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, SHARED_CONFIG_NOT_BACKED_UP, writeBackup } from './write-backup.js';
 
 export interface BackupDeps {
@@ -27,20 +28,29 @@ export interface BackupDeps {
  */
 export async function startBackupControl(deps: BackupDeps): Promise<Subsystem> {
   const { settings } = deps;
-  const control = await serveControlSocket(
-    settings.dataDir,
-    {
-      backup: async (dir) => {
-        if (settings.clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
-        if (!deps.sqlite) throw new BackupRefused(SHARED_CONFIG_NOT_BACKED_UP);
-        return writeBackup({ executor: deps.executor, configDb: deps.sqlite, dataDir: settings.dataDir }, dir);
-      },
-      usage: async (account, range) => {
-        if (!(await deps.accounts.list()).some((org) => org.account === account)) throw errors.notFound(new UnknownOrganisation(account).message);
-        return deps.usage.report(account, range);
-      },
-    },
-    deps.log,
-  );
+  let backingUp = false;
+  const backup = async (body: Record<string, unknown> | undefined) => {
+    if (typeof body?.dir !== 'string' || !path.isAbsolute(body.dir)) throw errors.invalidParameter('Send {"dir": "<absolute path>"}.');
+    if (backingUp) throw errors.backupRefused('A backup is already being taken; try again once it has finished.');
+    backingUp = true;
+    try {
+      if (settings.clickhouseUrl) throw new BackupRefused(SERVER_LOGS_NOT_BACKED_UP);
+      if (!deps.sqlite) throw new BackupRefused(SHARED_CONFIG_NOT_BACKED_UP);
+      return await writeBackup({ executor: deps.executor, configDb: deps.sqlite, dataDir: settings.dataDir }, body.dir);
+    } catch (error) {
+      if (error instanceof BackupRefused) throw errors.backupRefused(error.message);
+      deps.log.error({ err: error }, 'backup failed');
+      throw errors.backupFailed(error instanceof Error ? error.message : String(error));
+    } finally {
+      backingUp = false;
+    }
+  };
+  const usage = async (body: Record<string, unknown> | undefined) => {
+    const optional = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    if (typeof body?.account !== 'string') throw errors.invalidParameter('Send {"account": "<account id>", "from"?: "<unix>", "to"?: "<unix>"}.');
+    if (!(await deps.accounts.list()).some((org) => org.account === body.account)) throw errors.notFound(new UnknownOrganisation(body.account).message);
+    return deps.usage.report(body.account, { from: optional(body.from), to: optional(body.to) });
+  };
+  const control = await serveControlSocket(settings.dataDir, { [BACKUP_PATH]: backup, [USAGE_PATH]: usage }, deps.log);
   return { close: () => control.close() };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { serverIsRunning } from '../backup/control-socket.js';
+import { serverIsRunning } from '../http/control-socket.js';
 import { CONFIG_FILE, type ConfigDatabase, openConfigDatabase } from '../repository/open.js';
 import { type Settings, loadSettings } from '../settings.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../http/errors.js';
-import { MAX_TIME_MS } from '../query/filter-params.js';
+import { MAX_TIME_MS } from '../http/filter-params.js';
 import type { LinePosition } from '../store/log-store.js';
 
 /**

@@ -6,7 +6,7 @@ import type { LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import type { EmailExports } from './email-export.js';
-import { oneParam } from '../query/filter-params.js';
+import { oneParam } from '../http/filter-params.js';
 import { parseExportRequest } from './params.js';
 import { exportRecord } from './export-record.js';
 

@@ -1,4 +1,4 @@
-import { type QueryParams, choiceParam, countParam, parseLineFilter } from '../query/filter-params.js';
+import { type QueryParams, choiceParam, countParam, parseLineFilter } from '../http/filter-params.js';
 import type { LineFilter } from '../store/log-store.js';
 
 /** Most lines one export (or one v2 page) returns. */

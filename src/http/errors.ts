@@ -89,7 +89,7 @@ export const errors = {
     new ApiError(400, { ...envelope(message, 'BadRequest'), position, expected }),
   notFound: (message = 'Resource Not Found') => new ApiError(404, envelope(message, 'NotFound')),
   internal: () => new ApiError(500, envelope('Internal server error.', 'InternalError')),
-  // The owner-only control socket (backup/control-socket.ts): the operator reads these, so they say what happened.
+  // The owner-only control socket (http/control-socket.ts, answered by backup/start.ts): the operator reads these, so they say what happened.
   backupRefused: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
   backupFailed: (message: string) => new ApiError(500, envelope(`The backup failed: ${message}`, 'BackupFailed')),
 

@@ -2,8 +2,6 @@ import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Routes, Subsystem } from '../lib/subsystem.js';
-import { recordHttpMetrics } from '../metrics/http-hooks.js';
-import type { Metrics } from '../metrics/registry.js';
 import type { Settings } from '../settings.js';
 import { crossOriginRoutes } from './cors.js';
 import { errors } from './errors.js';
@@ -39,10 +37,14 @@ function listeningUrl(host: string, port: number): string {
   return `http://${reachable}:${port}`;
 }
 
-export async function createWebServer(settings: WebServerSettings, metrics: Metrics): Promise<WebServer> {
+/**
+ * `observe` adds hooks that see every request (the HTTP metrics): added before any route, so they
+ * apply to all without the routes knowing.
+ */
+export async function createWebServer(settings: WebServerSettings, observe: (app: FastifyInstance) => void): Promise<WebServer> {
   const app = createHttpServer(settings.logLevel, undefined, settings.trustProxy);
   await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
-  recordHttpMetrics(app, metrics); // before any route, so its hooks apply to all
+  observe(app);
   await crossOriginRoutes(app);
   await app.register(cookie);
   await app.register(websocket, {

@@ -4,7 +4,7 @@ import type { Views } from '../views/views.js';
 import { validate } from '../http/validation.js';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
-import { type QueryParams, countParam, oneParam } from '../query/filter-params.js';
+import { type QueryParams, countParam, oneParam } from '../http/filter-params.js';
 import type { TestSendResult } from '../wire/types.js';
 import type { SendResult } from './http-send.js';
 import { type DeliveryMessage, type MessageSettings, alertMessage } from './messages.js';

@@ -5,7 +5,7 @@ import { isOwnOrigin } from '../http/origin.js';
 import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import { parseQuery } from '../query/parser.js';
-import { type QueryParams, listParam, oneParam } from '../query/filter-params.js';
+import { type QueryParams, listParam, oneParam } from '../http/filter-params.js';
 import { MAX_LINES_PER_SECOND, type TailHub, evenSpread } from './hub.js';
 
 export { MAX_LINES_PER_SECOND };

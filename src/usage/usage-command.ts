@@ -1,4 +1,4 @@
-import { EngineInUse, SERVER_START_WAIT_MS, askServerForUsage, askServerOrDoItOffline } from '../backup/control-socket.js';
+import { EngineInUse, SERVER_START_WAIT_MS, askServerForUsage, askServerOrDoItOffline } from '../http/control-socket.js';
 import type { Settings } from '../settings.js';
 import { LogStore } from '../store/log-store.js';
 import { openLogExecutor } from '../store/open-executor.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceAuth } from '../http/service-auth.js';
-import type { QueryParams } from '../query/filter-params.js';
+import type { QueryParams } from '../http/filter-params.js';
 import type { UsageReports } from './usage.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { LogStore } from '../store/log-store.js';
 import type { UsageReport } from '../wire/types.js';
 import { type RetentionInForce, retainedFrom } from '../retention/policy.js';
-import { type QueryParams, parseTimeRange } from '../query/filter-params.js';
+import { type QueryParams, parseTimeRange } from '../http/filter-params.js';
 
 /** How many apps and hosts a usage report ranks. */
 export const USAGE_TOP = 10;

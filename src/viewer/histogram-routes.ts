@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceAuth } from '../http/service-auth.js';
 import type { LogStore } from '../store/log-store.js';
 import type { HistogramBucket, HistogramResponse } from '../wire/types.js';
-import { type QueryParams, countParam, parseLineFilter } from '../query/filter-params.js';
+import { type QueryParams, countParam, parseLineFilter } from '../http/filter-params.js';
 
 const DEFAULT_BUCKETS = 60;
 const MAX_BUCKETS = 1000;

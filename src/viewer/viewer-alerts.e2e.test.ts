@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { startHttpReceiver } from '../testing/receivers.js';
-import { ingestLines, launchChromium, signedInPage } from './viewer-e2e-support.js';
+import { ingestLines, launchChromium, signedInPage } from '../testing/viewer-e2e.js';
 
 let server: TestServer;
 let browser: Browser;

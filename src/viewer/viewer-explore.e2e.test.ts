@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signIn, signedInPage } from './viewer-e2e-support.js';
+import { ingestLines, launchChromium, reportingContext, signIn, signedInPage } from '../testing/viewer-e2e.js';
 
 const SHOTS = process.env.LOGSTEAD_SCREENSHOTS_DIR;
 let server: TestServer;

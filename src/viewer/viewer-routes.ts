@@ -5,7 +5,7 @@ import type { ServiceAuth } from '../http/service-auth.js';
 import type { LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
 import type { ContextResponse, ExportRecord } from '../wire/types.js';
-import { type QueryParams, choiceParam, countParam, oneParam, parseLineFilter } from '../query/filter-params.js';
+import { type QueryParams, choiceParam, countParam, oneParam, parseLineFilter } from '../http/filter-params.js';
 
 const CONTEXT_SPAN_MS = 30 * 24 * 3_600_000;
 

@@ -2,9 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { ApiError, errors } from '../http/errors.js';
-import type { UsageReport } from '../wire/types.js';
-import { BackupRefused, type WrittenBackup } from './write-backup.js';
+import { ApiError, errors } from './errors.js';
 
 /**
  * How `logstead backup` and `logstead org usage` reach the server that owns a data directory (the
@@ -19,16 +17,21 @@ export const CONTROL_SOCKET = 'control.sock';
 const MAX_SOCKET_PATH_BYTES = 103;
 const MAX_REQUEST_BYTES = 64 * 1024;
 
-export interface ControlHandlers {
-  backup(dir: string): Promise<WrittenBackup>;
-  /** An organisation's usage; from and to as GET /v1/usage takes them. Throws ApiErrors. */
-  usage(account: string, range: { from?: string; to?: string }): Promise<UsageReport>;
-}
+/**
+ * What the socket answers: a handler per path (POST only), given the JSON body (undefined when it
+ * is not JSON) and answering JSON. A handler throws an ApiError for the catalogue's answer; anything
+ * else it throws is logged and answered as the catalogue's internal error.
+ */
+export type ControlHandlers = Record<string, (body: Record<string, unknown> | undefined) => Promise<unknown>>;
 
 export interface ControlSocket {
   /** Stops taking requests and waits for one under way (a backup) to finish. */
   close(): Promise<void>;
 }
+
+/** The paths the server answers on it (backup/start.ts). */
+export const BACKUP_PATH = '/backup';
+export const USAGE_PATH = '/usage';
 
 const socketPath = (dataDir: string) => path.join(dataDir, CONTROL_SOCKET);
 const usable = (file: string) => Buffer.byteLength(file) <= MAX_SOCKET_PATH_BYTES;
@@ -65,37 +68,15 @@ export async function serveControlSocket(
     log.warn(`the data directory path is too long for its control socket: \`logstead backup\` and \`logstead org usage\` work only while the server is stopped`);
     return { close: async () => {} };
   }
-  let backingUp = false;
-  const usage = async (response: http.ServerResponse, body: { account?: unknown; from?: unknown; to?: unknown } | undefined) => {
-    const optional = (value: unknown) => (typeof value === 'string' ? value : undefined);
-    if (typeof body?.account !== 'string') return sendError(response, errors.invalidParameter('Send {"account": "<account id>", "from"?: "<unix>", "to"?: "<unix>"}.'));
+  const server = http.createServer(async (request, response) => {
+    const handler = request.method === 'POST' && request.url !== undefined && Object.hasOwn(handlers, request.url) ? handlers[request.url] : undefined;
+    if (!handler) return sendError(response, errors.notFound());
     try {
-      send(response, 200, await handlers.usage(body.account, { from: optional(body.from), to: optional(body.to) }));
+      send(response, 200, await handler((await readJson(request)) as Record<string, unknown> | undefined));
     } catch (error) {
       if (error instanceof ApiError) return sendError(response, error);
-      log.error({ err: error }, 'usage report failed');
+      log.error({ err: error }, `control socket request ${request.url} failed`);
       sendError(response, errors.internal());
-    }
-  };
-  const server = http.createServer(async (request, response) => {
-    try {
-      if (request.method === 'POST' && request.url === '/usage') return await usage(response, (await readJson(request)) as Record<string, unknown> | undefined);
-      if (request.method !== 'POST' || request.url !== '/backup') return sendError(response, errors.notFound());
-      const body = (await readJson(request)) as { dir?: unknown } | undefined;
-      if (typeof body?.dir !== 'string' || !path.isAbsolute(body.dir)) {
-        return sendError(response, errors.invalidParameter('Send {"dir": "<absolute path>"}.'));
-      }
-      if (backingUp) return sendError(response, errors.backupRefused('A backup is already being taken; try again once it has finished.'));
-      backingUp = true;
-      try {
-        send(response, 200, await handlers.backup(body.dir));
-      } finally {
-        backingUp = false;
-      }
-    } catch (error) {
-      if (error instanceof BackupRefused) return sendError(response, errors.backupRefused(error.message));
-      log.error({ err: error }, 'backup failed');
-      sendError(response, errors.backupFailed(error instanceof Error ? error.message : String(error)));
     }
   });
   fs.rmSync(file, { force: true });
@@ -159,11 +140,11 @@ export async function askServerOrDoItOffline<T>(
 }
 
 /** Asks the server owning `dataDir` to take a backup into `dir` (absolute); waits as long as it takes. */
-export const askServerToBackUp = (dataDir: string, dir: string): Promise<ServerAnswer> => askServer(dataDir, '/backup', { dir });
+export const askServerToBackUp = (dataDir: string, dir: string): Promise<ServerAnswer> => askServer(dataDir, BACKUP_PATH, { dir });
 
 /** Asks the server owning `dataDir` for an organisation's usage (usage/usage.ts). */
 export const askServerForUsage = (dataDir: string, account: string, range: { from?: string; to?: string }): Promise<ServerAnswer> =>
-  askServer(dataDir, '/usage', { account, ...range });
+  askServer(dataDir, USAGE_PATH, { account, ...range });
 
 function askServer(dataDir: string, requestPath: string, body: unknown): Promise<ServerAnswer> {
   const file = socketPath(dataDir);

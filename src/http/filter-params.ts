@@ -1,6 +1,6 @@
-import { errors } from '../http/errors.js';
+import { errors } from './errors.js';
 import { LIMITS } from '../wire/limits.js';
-import { compileQuery } from './compile.js';
+import { compileQuery } from '../query/compile.js';
 import type { LineFilter } from '../store/log-store.js';
 
 /** Query-string parameters as fastify hands them over: a string, an array when repeated, or absent. */

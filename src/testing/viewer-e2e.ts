@@ -1,8 +1,8 @@
 /** What the viewer's browser tests share: a Chromium, contexts that report CSP violations, ingestion and sign-in. */
 import assert from 'node:assert/strict';
 import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
-import { CHROMIUM } from '../testing/browser.js';
-import { type TestServer, request } from '../testing/harness.js';
+import { CHROMIUM } from './browser.js';
+import { type TestServer, request } from './harness.js';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
