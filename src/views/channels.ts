@@ -45,7 +45,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MANAGED_HEADERS = ['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection'];
 const MAX_TEMPLATE_DEPTH = 20;
 
-/** When an alert fires: the rule part of a channel, shared with the backtest (alerts/backtest-route.ts). */
+/** When an alert fires: the rule part of a channel, shared with the backtest (alerts/backtest-routes.ts). */
 export const alertRuleKeys = {
   operator: Joi.string().valid('presence', 'absence').default('presence'),
   triggerlimit: Joi.number().integer().min(1).max(100_000).required(),

@@ -19,7 +19,7 @@
 const PIECES_FROM_BYTES = 96 * 1024;
 /** A slice's text stays a regular heap string even when every character takes two bytes. */
 const SLICE_BYTES = 48 * 1024;
-/** The envelopes' line arrays (routes.ts: `lines`, or the SDKs' `ls`). */
+/** The envelopes' line arrays (ingest-routes.ts: `lines`, or the SDKs' `ls`). */
 const LINE_ARRAYS = new Set(['lines', 'ls']);
 
 const QUOTE = 0x22;
