@@ -23,18 +23,18 @@ export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth;
   type Query = { type?: string };
   type Params = { id: string };
 
-  app.get<{ Querystring: Query }>('/v1/config/keys', async (request) => {
+  app.get<{ Querystring: Query }>('/v1/config/keys', { config: { permission: 'admin' } }, async (request) => {
     const account = await auth.account(request);
     return accounts.listKeys(account, keyType(request.query.type, false));
   });
 
-  app.get<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+  app.get<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin' } }, async (request) => {
     const key = await accounts.getKey(await auth.account(request), request.params.id);
     if (!key) throw errors.notFound();
     return key;
   });
 
-  app.post<{ Querystring: Query }>('/v1/config/keys', async (request) => {
+  app.post<{ Querystring: Query }>('/v1/config/keys', { config: { permission: 'admin' } }, async (request) => {
     const account = await auth.account(request);
     const type = keyType(request.query.type ?? (request.body as { type?: string } | undefined)?.type, true)!;
     const { name } = validate<{ name: string }>(nameSchema, { name: (request.body as { name?: unknown } | undefined)?.name });
@@ -42,7 +42,7 @@ export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth;
     return { ...(await accounts.getKey(account, created.id)), key: created.key };
   });
 
-  app.put<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+  app.put<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin' } }, async (request) => {
     const account = await auth.account(request);
     const { name } = validate<{ name: string }>(nameSchema, request.body);
     const renamed = await accounts.renameKey(account, request.params.id, name);
@@ -50,7 +50,7 @@ export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth;
     return renamed;
   });
 
-  app.delete<{ Params: Params }>('/v1/config/keys/:id', async (request) => {
+  app.delete<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin' } }, async (request) => {
     const account = await auth.account(request);
     const presented = presentedKeys(request, { header: 'servicekey', query: 'servicekey' })[0];
     const ownKey = presented === undefined ? undefined : await accounts.keyIdFor(presented);

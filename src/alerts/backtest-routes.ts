@@ -40,7 +40,7 @@ interface BacktestBody {
  * each firing: when, which window, which kind, and how many lines it would have carried.
  */
 export async function backtestRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore; now: () => number }): Promise<void> {
-  app.post('/v1/alerts/backtest', async (request): Promise<BacktestResponse> => {
+  app.post('/v1/alerts/backtest', { config: { permission: 'read' } }, async (request): Promise<BacktestResponse> => {
     const account = await deps.auth.account(request);
     const raw = request.body as { channel?: unknown } | undefined;
     // Channels come as views store them, in either dialect: prepared the same way (a number interval, "true").

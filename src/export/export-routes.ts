@@ -29,7 +29,7 @@ async function* jsonLines(chunks: AsyncIterable<StoredLine[]>): AsyncIterable<st
 }
 
 export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Promise<void> {
-  app.get('/v1/export', async (request, reply) => {
+  app.get('/v1/export', { config: { permission: 'read' } }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const email = oneParam(query, 'email');
     // Sending mail is a write: through a viewer session it needs the session's CSRF token.
@@ -52,7 +52,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
 
   // The signed link is the credential: whoever has it may download until it expires, or until the
   // key that asked for it is revoked or its organisation deactivated.
-  app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; issued?: string; signature?: string } }>('/v1/export/download/:id', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; key?: string; issued?: string; signature?: string } }>('/v1/export/download/:id', { config: { permission: 'public' } }, async (request, reply) => {
     const { expires = '', key = '', issued = '', signature = '' } = request.query;
     const found = await deps.emailExports.resolveDownload({ id: request.params.id, expires: String(expires), key: String(key), issued: String(issued), signature: String(signature) });
     if (found === 'forbidden') return reply.code(403).send(errors.downloadForbidden().body);
@@ -64,7 +64,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
       .send(found.content);
   });
 
-  app.get('/v2/export', async (request) => {
+  app.get('/v2/export', { config: { permission: 'read' } }, async (request) => {
     const account = await deps.auth.account(request);
     const query = request.query as Record<string, unknown>;
     if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');

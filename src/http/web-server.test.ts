@@ -11,7 +11,7 @@ test('/healthz answers 503 while the start is still running after the server lis
   let listeningAt: string | undefined;
   let during: { status: number; body: unknown } | undefined;
   const serving = web.serve({
-    routes: [async (app) => void app.get('/slow', async () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 300)))],
+    routes: [async (app) => void app.get('/slow', { config: { permission: 'public' } }, async () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 300)))],
     node: 7,
     whenListening: async (url) => {
       listeningAt = url;

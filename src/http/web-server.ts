@@ -5,6 +5,7 @@ import type { Routes, Subsystem } from '../lib/subsystem.js';
 import type { Settings } from '../settings.js';
 import { crossOriginRoutes } from './cors.js';
 import { errors } from './errors.js';
+import { requireDeclaredPermissions } from './permissions.js';
 import { securityHeaders } from './security-headers.js';
 import { createHttpServer } from './server.js';
 
@@ -45,6 +46,8 @@ export async function createWebServer(settings: WebServerSettings, observe: (app
   const app = createHttpServer(settings.logLevel, undefined, settings.trustProxy);
   await securityHeaders(app, { https: settings.publicUrl?.startsWith('https:') === true });
   observe(app);
+  // Before any route, so that no route escapes it; the CORS plugin's preflight route is its own.
+  requireDeclaredPermissions(app, ['OPTIONS *']);
   await crossOriginRoutes(app);
   await app.register(cookie);
   await app.register(websocket, {
@@ -64,7 +67,7 @@ export async function createWebServer(settings: WebServerSettings, observe: (app
     log: app.log,
     publicUrl,
     async serve({ routes, node, whenListening }) {
-      app.get('/healthz', async (_request, reply) => {
+      app.get('/healthz', { config: { permission: 'public' } }, async (_request, reply) => {
         if (state === 'starting') return reply.code(503).send(errors.starting().body);
         if (state === 'closing') return reply.code(503).send(errors.shuttingDown().body);
         // Which node answered: behind a load balancer, an operator can tell the nodes apart.

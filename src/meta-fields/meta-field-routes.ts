@@ -8,7 +8,7 @@ import type { MetaTypeRegistry } from './meta-types.js';
  * field is not searchable.
  */
 export async function metaFieldRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; metaTypes: MetaTypeRegistry }): Promise<void> {
-  app.get('/v1/config/meta-fields', async (request) => {
+  app.get('/v1/config/meta-fields', { config: { permission: 'read' } }, async (request) => {
     const account = await deps.auth.account(request);
     const today = await deps.metaTypes.day(account);
     return {

@@ -22,7 +22,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
  */
 export async function metricsRoutes(app: FastifyInstance, deps: { metrics: Metrics; key: string | undefined }): Promise<void> {
   const expected = deps.key === undefined ? undefined : digest(deps.key);
-  app.get('/metrics', async (request, reply) => {
+  app.get('/metrics', { config: { permission: 'public' } }, async (request, reply) => {
     if (expected) {
       const key = presentedKey(request);
       if (key === undefined || !timingSafeEqual(digest(key), expected)) throw errors.metricsUnauthorized();

@@ -23,7 +23,7 @@ export interface AlertRouteDeps {
 
 export async function deliveryRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
   /** GET /v1/alerts/deliveries[?viewid&limit]: an organisation's notification deliveries and every attempt. */
-  app.get('/v1/alerts/deliveries', async (request) => {
+  app.get('/v1/alerts/deliveries', { config: { permission: 'read' } }, async (request) => {
     const account = await deps.auth.account(request);
     const query = request.query as QueryParams;
     const viewid = oneParam(query, 'viewid');
@@ -36,7 +36,7 @@ export async function deliveryRoutes(app: FastifyInstance, deps: AlertRouteDeps)
    * now, once, without retries, and answers with what the receiver said. The channel is the form's,
    * saved or not; with a viewid the message names that view.
    */
-  app.post('/v1/alerts/test-channel', async (request): Promise<TestSendResult> => {
+  app.post('/v1/alerts/test-channel', { config: { permission: 'write' } }, async (request): Promise<TestSendResult> => {
     const account = await deps.auth.account(request);
     const raw = request.body as Record<string, unknown> | undefined;
     const body = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};

@@ -45,6 +45,7 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
     '/ws/tail',
     {
       websocket: true,
+      config: { permission: 'read' },
       // Checked before the upgrade, so a bad key or query is an ordinary HTTP error response.
       preValidation: async (request) => {
         // The same-origin policy does not cover WebSockets: without this, a page on any site could

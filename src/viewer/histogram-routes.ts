@@ -12,7 +12,7 @@ const MAX_BUCKETS = 1000;
  * Takes the export filters (from, to, hosts, apps, levels, tags, query) and `buckets`.
  */
 export async function histogramRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
-  app.get('/v1/histogram', async (request): Promise<HistogramResponse> => {
+  app.get('/v1/histogram', { config: { permission: 'read' } }, async (request): Promise<HistogramResponse> => {
     const account = await deps.auth.account(request);
     const query = request.query as QueryParams;
     const filter = parseLineFilter(query);

@@ -35,7 +35,7 @@ export async function sessionRoutes(
     features: { email: deps.canEmail },
   });
 
-  app.post('/api/session', async (request, reply) => {
+  app.post('/api/session', { config: { permission: 'public' } }, async (request, reply) => {
     const retryAfter = await limits.retryAfter(request);
     if (retryAfter !== undefined) {
       reply.header('retry-after', String(retryAfter));
@@ -53,14 +53,14 @@ export async function sessionRoutes(
     return describe(account, session.csrf);
   });
 
-  app.get('/api/session', async (request) => {
+  app.get('/api/session', { config: { permission: 'public' } }, async (request) => {
     const id = request.cookies[SESSION_COOKIE];
     const session = id ? await deps.sessions.get(id) : undefined;
     if (!session) throw errors.unauthorized();
     return describe(session.account, session.csrf);
   });
 
-  app.delete('/api/session', async (request, reply) => {
+  app.delete('/api/session', { config: { permission: 'public' } }, async (request, reply) => {
     await deps.auth.account(request); // a session with its CSRF token, so no other site can sign a user out
     const id = request.cookies[SESSION_COOKIE];
     if (id) await deps.sessions.delete(id);

@@ -36,6 +36,10 @@ function cacheControlFor(file: string): string {
  */
 export async function staticRoutes(app: FastifyInstance): Promise<boolean> {
   if (!fs.existsSync(path.join(VIEWER_DIR, 'index.html'))) return false;
+  // The plugin's routes (one per built file) take no route options: they are the viewer's public files.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, permission: route.config?.permission ?? 'public' };
+  });
   await app.register(fastifyStatic, {
     root: VIEWER_DIR,
     wildcard: false,
@@ -46,7 +50,7 @@ export async function staticRoutes(app: FastifyInstance): Promise<boolean> {
       response.header('cache-control', cacheControlFor(file));
     },
   });
-  app.get('/*', (request, reply) => {
+  app.get('/*', { config: { permission: 'public' } }, (request, reply) => {
     if (API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) || asksForAFile(request.url)) return reply.callNotFound();
     return reply.sendFile('index.html');
   });

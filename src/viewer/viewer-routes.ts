@@ -12,7 +12,7 @@ const CONTEXT_SPAN_MS = 30 * 24 * 3_600_000;
 /** The viewer's read APIs beyond export: filter facets with counts, and a line's context. */
 export async function viewerRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
   /** GET /v1/viewer/facets: top hosts, apps, levels and tags with counts, for the filter menus. */
-  app.get('/v1/viewer/facets', async (request) => {
+  app.get('/v1/viewer/facets', { config: { permission: 'read' } }, async (request) => {
     const account = await deps.auth.account(request);
     const query = request.query as QueryParams;
     return deps.store.facets({ ...parseLineFilter(query), account }, countParam(query, 'limit', 50, 500));
@@ -23,7 +23,7 @@ export async function viewerRoutes(app: FastifyInstance, deps: { auth: ServiceAu
    * same host, app or both. With `anchor=before` (or `after`) it returns only that side, starting
    * next to the given line, which is how "load more" pages outwards.
    */
-  app.get('/v1/viewer/context', async (request): Promise<ContextResponse> => {
+  app.get('/v1/viewer/context', { config: { permission: 'read' } }, async (request): Promise<ContextResponse> => {
     const account = await deps.auth.account(request);
     const query = request.query as QueryParams;
     const id = oneParam(query, 'id') ?? '';

@@ -26,21 +26,21 @@ export async function presetRoutes(app: FastifyInstance, deps: ViewRoutesDeps): 
   const forRead = (preset: Preset) => ({ ...preset, channels: preset.channels.map(channelForRead) });
   const forWrite = (preset: Preset) => ({ name: preset.name, channels: preset.channels.map(channelForWrite), presetid: preset.presetid });
 
-  app.get('/v1/config/presetalert', async (request) => (await presets.list(await auth.account(request))).map(forRead));
+  app.get('/v1/config/presetalert', { config: { permission: 'read' } }, async (request) => (await presets.list(await auth.account(request))).map(forRead));
 
-  app.get<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
+  app.get<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'read' } }, async (request) => {
     const preset = await presets.get(await auth.account(request), request.params.presetid);
     if (!preset) throw errors.notFound();
     return forRead(preset);
   });
 
-  app.post('/v1/config/presetalert', async (request) => {
+  app.post('/v1/config/presetalert', { config: { permission: 'write' } }, async (request) => {
     const account = await auth.account(request);
     const { name, channels } = readBody(request);
     return forWrite(await presets.create(account, name, channels));
   });
 
-  app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
+  app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'write' } }, async (request) => {
     const account = await auth.account(request);
     const existing = await presets.get(account, request.params.presetid);
     if (!existing) throw errors.notFound();
@@ -50,7 +50,7 @@ export async function presetRoutes(app: FastifyInstance, deps: ViewRoutesDeps): 
     return forWrite(replaced);
   });
 
-  app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', async (request) => {
+  app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'write' } }, async (request) => {
     if (!(await presets.delete(await auth.account(request), request.params.presetid))) throw errors.notFound();
     return { deleted: true };
   });

@@ -101,12 +101,12 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     };
   };
 
-  app.get('/v1/config/view', async (request) => {
+  app.get('/v1/config/view', { config: { permission: 'read' } }, async (request) => {
     const account = await auth.account(request);
     return Promise.all((await views.list(account)).map((view) => present(view, 'read')));
   });
 
-  app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
+  app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'read' } }, async (request) => {
     const account = await auth.account(request);
     const view = await views.get(account, request.params.viewid);
     if (!view) throw errors.notFound();
@@ -119,12 +119,12 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     return { ...(await present(view, 'write')), ...(warnings.length ? { warnings } : {}) };
   };
 
-  app.post('/v1/config/view', async (request) => {
+  app.post('/v1/config/view', { config: { permission: 'write' } }, async (request) => {
     const account = await auth.account(request);
     return saved(await views.create(account, await readBody(account, request)));
   });
 
-  app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
+  app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write' } }, async (request) => {
     const account = await auth.account(request);
     const existing = await views.get(account, request.params.viewid);
     if (!existing) throw errors.nothingToConfigure();
@@ -133,7 +133,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     return saved(replaced);
   });
 
-  app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', async (request) => {
+  app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write' } }, async (request) => {
     const account = await auth.account(request);
     if (!(await views.delete(account, request.params.viewid))) throw errors.notFound();
     return { deleted: true };

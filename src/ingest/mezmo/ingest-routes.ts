@@ -103,5 +103,5 @@ export async function ingestRoutes(app: FastifyInstance, deps: MezmoIngestDeps):
   };
 
   // Browser SDKs post cross-origin; keys travel in headers, never cookies, so any origin may.
-  for (const path of INGEST_PATHS) app.post(path, { config: { crossOrigin: true } }, ingest);
+  for (const path of INGEST_PATHS) app.post(path, { config: { crossOrigin: true, permission: 'ingest' } }, ingest);
 }
