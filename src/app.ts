@@ -72,7 +72,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { accounts, sessions, auth } = await started.add(startAccounts({ db }));
     const { policy } = await started.add(startRetentionPolicy({ accounts, defaultDays: settings.retentionDays, log }));
     const keptFrom = (account: string) => policy.keptFrom(account);
-    const { store, executor } = await started.add(startStore({ settings, keptFrom }));
+    const { store, executor } = await started.add(startStore({ settings, keptFrom, log }));
     const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings) }));
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));

@@ -76,3 +76,30 @@ test('logstead backup sent while a server holds the engine but has not opened it
   assert.equal(manifest.taken, 'online', 'the starting server took it, once its socket was open');
   assert.equal(manifest.lines, 1);
 });
+
+test('a server started while another process holds its engine (a backup of the stopped directory) waits for it and starts', async () => {
+  const dataDir = path.join(scratch, 'held');
+  const first = await serveProcess(dataDir);
+  first.child.kill('SIGTERM');
+  assert.equal((await exited(first.child)).code, 0);
+
+  // What `logstead backup` does with no server running: it opens the engine itself, for seconds.
+  const script = `
+    import { openChdbExecutor } from ${JSON.stringify(dist('store/chdb-executor.js'))};
+    const executor = await openChdbExecutor(${JSON.stringify(dataDir + '/clickhouse')});
+    console.log('engine open');
+    setTimeout(async () => { await executor.close(); process.exit(0); }, 2500);
+  `;
+  const holder = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(holder);
+  await said(holder, 'engine open');
+  const started = Date.now();
+  const server = await serveProcess(dataDir);
+  assert.ok(Date.now() - started >= 1000, 'it could only open the engine once the holder let go');
+  assert.equal((await exited(holder)).code, 0);
+  assert.match(server.output(), /could not be opened .*waiting up to 60 s/, 'it said why it waited');
+  const health = await fetch(`${server.url}/healthz`);
+  assert.equal(health.status, 200);
+  server.child.kill('SIGTERM');
+  assert.equal((await exited(server.child)).code, 0);
+});
