@@ -46,7 +46,7 @@ export async function startAlerts(deps: AlertsDeps): Promise<Subsystem & { evalu
   const rules = new AlertRules(deps.views, deps.presets);
   await rules.load();
   const evaluator = new AlertEvaluator(new AlertState(deps.db), rules, (event, trx) => deps.notify.enqueueAlert(event, trx), deps.now, {
-    evaluated: (trigger) => deps.activity.evaluated(trigger),
+    ...deps.activity,
     // Called once a fire's transaction has committed: its deliveries can be claimed now.
     fired: (kind) => {
       deps.activity.fired(kind);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CONFIG_FILE, openEmbeddedConfigFile } from '../repository/snapshot.js';
 import { openChdbExecutor } from '../store/chdb-executor.js';
 import { countSnapshotLines } from '../store/snapshot.js';
-import { EngineInUse, SERVER_START_WAIT_MS, askServerOrDoItOffline, askServerToBackUp } from '../http/control-socket.js';
+import { EngineInUse, askServerOrDoItOffline, askServerToBackUp } from '../http/control-socket.js';
 import { type Manifest, writeManifest } from './manifest.js';
 import { BackupRefused, LOGS_SNAPSHOT, type WrittenBackup, writeBackup } from './write-backup.js';
 
@@ -16,9 +16,7 @@ async function backUpStopped(dataDir: string, target: string): Promise<WrittenBa
   try {
     executor = await openChdbExecutor(path.join(dataDir, LOGS_DIR));
   } catch (error) {
-    throw new EngineInUse(
-      `The log store in ${dataDir} is in use, but no server answered on its control socket within ${SERVER_START_WAIT_MS / 1000} s: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and back up again (${(error as Error).message}).`,
-    );
+    throw new EngineInUse(dataDir, 'back up again', error);
   }
   const configDb = openEmbeddedConfigFile(dataDir);
   try {

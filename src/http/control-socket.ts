@@ -107,7 +107,14 @@ export type ServerAnswer = { running: false } | { running: true; status: number;
 const notListening = (error: NodeJS.ErrnoException) => error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
 
 /** What a command that opens the log engine itself throws when another process holds it. */
-export class EngineInUse extends Error {}
+export class EngineInUse extends Error {
+  /** `retry` says what to do once the server is stopped ("back up again"); `cause` is the engine's own error. */
+  constructor(dataDir: string, retry: string, cause: unknown) {
+    super(
+      `The log store in ${dataDir} is in use, but no server answered on its control socket within ${SERVER_START_WAIT_MS / 1000} s: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and ${retry} (${(cause as Error).message}).`,
+    );
+  }
+}
 
 /**
  * How long a command waits for a server that holds the log engine but does not answer on its

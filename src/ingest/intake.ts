@@ -59,11 +59,6 @@ function repeatedChars(source: SourceParams): number {
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
 
-  /** Whether lines for the organisation would be refused before any work (too many rows' worth of repeated source). */
-  private tooLarge(request: IntakeRequest): boolean {
-    return request.rawLines.length * repeatedChars(request.source) > LIMITS.storedChars;
-  }
-
   /**
    * Everything before the write. Its own function so that the intermediate lines die with it: an
    * async function keeps every local it declared until it returns, and the write takes about
@@ -73,7 +68,8 @@ export class Intake {
   async prepare(request: IntakeRequest): Promise<PreparedRequest> {
     const { account, source, rawLines, receivedAt } = request;
     // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
-    if (this.tooLarge(request)) throw errors.storedTooLarge();
+    const repeated = rawLines.length * repeatedChars(source);
+    if (repeated > LIMITS.storedChars) throw errors.storedTooLarge();
     const drift = source.nowMs === null ? 0 : receivedAt - source.nowMs;
     const context: BatchContext = {
       account,
@@ -87,7 +83,7 @@ export class Intake {
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, lineIds.format(firstId + index)));
     const unindexedMeta: Record<string, number> = {};
     let bytes = 0;
-    const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + rawLines.length * repeatedChars(source));
+    const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + repeated);
     let overDailyCap = 0;
     const keptFrom = this.deps.keptFrom(account);
     // Already past its organisation's retention (an old replayed or imported line): acknowledged

@@ -1,4 +1,4 @@
-import { EngineInUse, SERVER_START_WAIT_MS, askServerForUsage, askServerOrDoItOffline } from '../http/control-socket.js';
+import { EngineInUse, askServerForUsage, askServerOrDoItOffline } from '../http/control-socket.js';
 import type { Settings } from '../settings.js';
 import { LogStore } from '../store/log-store.js';
 import { openLogExecutor } from '../store/open-executor.js';
@@ -37,9 +37,7 @@ async function countOffline(
     executor = await openLogExecutor(settings);
   } catch (error) {
     if (settings.clickhouseUrl) throw error; // a server's store is never locked by a process
-    throw new EngineInUse(
-      `The log store in ${settings.dataDir} is in use, but no server answered on its control socket within ${SERVER_START_WAIT_MS / 1000} s: if a Logstead server runs there (and logged that its control socket could not be opened), stop it and ask again (${(error as Error).message}).`,
-    );
+    throw new EngineInUse(settings.dataDir, 'ask again', error);
   }
   try {
     const store = await LogStore.open(executor, { retainedFrom: () => retainedFrom(retention.retentionDays, Date.now()), cluster: settings.clickhouseCluster });
