@@ -5,8 +5,10 @@ import type { Accounts } from './accounts/accounts.js';
 import { startAccounts } from './accounts/start.js';
 import type { AlertEvaluator } from './alerts/evaluator.js';
 import { startAlerts } from './alerts/start.js';
+import { startAudit } from './audit/start.js';
 import { startBackupControl } from './backup/start.js';
 import { startExport } from './export/start.js';
+import { enforcePermissions } from './http/permissions.js';
 import { createWebServer } from './http/web-server.js';
 import { startMezmoIngest } from './ingest/mezmo/start.js';
 import { startIngest } from './ingest/start.js';
@@ -19,6 +21,7 @@ import { startMetrics } from './metrics/start.js';
 import type { Outbox } from './notify/outbox.js';
 import { deliveryAbilities } from './notify/send.js';
 import { startNotify } from './notify/start.js';
+import { startPeople } from './people/start.js';
 import { startRepository } from './repository/start.js';
 import { startRetentionPolicy, startRetentionSchedule } from './retention/start.js';
 import type { Settings } from './settings.js';
@@ -69,8 +72,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   try {
     const repository = await started.add(startRepository(settings));
     const { db, shared, nodeSlot } = repository;
-    const { accounts, sessions, auth } = await started.add(startAccounts({ db }));
-    const { policy } = await started.add(startRetentionPolicy({ accounts, defaultDays: settings.retentionDays, log }));
+    const { accounts, sessions, auth, members, groups } = await started.add(startAccounts({ db }));
+    const audit = await started.add(startAudit({ db, auth, accounts }));
+    const { policy } = await started.add(startRetentionPolicy({ accounts, auth, defaultDays: settings.retentionDays, log }));
     const keptFrom = (account: string) => policy.keptFrom(account);
     const { store, executor } = await started.add(startStore({ settings, keptFrom, log }));
     const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings) }));
@@ -83,7 +87,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
     const { usage } = await started.add(startUsage({ store, policy, auth }));
-    await started.add(startViewer({ settings, store, accounts, sessions, auth, canEmail: notify.canEmail, publicUrl }));
+    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl }));
+    await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));
     await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, dropped: countRetentionDrop(metrics), log }));
@@ -91,8 +96,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
 
     let firstStart: FirstStartCredentials | null = null;
     // Only once the server really listens, so the keys are saved with the address that works.
-    const whenListening = async (url: string) => void (firstStart = await createDefaultOrganisation(accounts, settings.dataDir, url));
-    const server = await started.add(web.serve({ routes: started.routes(), node: nodeSlot, whenListening }));
+    const ownerLink = (account: string) => people.ownerLink(account);
+    const whenListening = async (url: string) => void (firstStart = await createDefaultOrganisation(accounts, settings.dataDir, url, ownerLink));
+    const guards = [(app: FastifyInstance) => enforcePermissions(app, auth), audit.guard];
+    const server = await started.add(web.serve({ routes: started.routes(), node: nodeSlot, whenListening, guards }));
 
     let closing: Promise<void> | undefined;
     return { app: web.app, url: server.url, store, accounts, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, close: () => (closing ??= closeAll()) };

@@ -6,7 +6,8 @@ import { startLogstead } from './app.js';
 import { AccountError, Accounts, type KeyType, UnknownOrganisation } from './accounts/accounts.js';
 import { describeFirstStart } from './accounts/first-start.js';
 import { describeStart } from './banner.js';
-import { CONFIG_FILE, openConfigDatabase } from './repository/open.js';
+import { CONFIG_FILE, type ConfigKysely, openConfigDatabase } from './repository/open.js';
+import { addMember, resetLink } from './people/member-command.js';
 import { CONFIG_MIGRATIONS } from './repository/migrations.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
@@ -32,6 +33,10 @@ const USAGE = `Usage: logstead <command>
   org usage <account> [--from <unix>] [--to <unix>]
                                               lines and bytes per day, top apps and hosts, as JSON
                                               (default: all the organisation keeps, up to now)
+  member add <account> <email> --role owner|admin|member|readonly
+                                              add a member (or change their role); prints the
+                                              one-time link to choose a password, as JSON
+  member reset-link <email> [--account <id>]  a one-time link to choose a new password, as JSON
   key create --account <id> --type ingestion|service [--name <name>]
                                               create a key; prints it once as JSON
   key list --account <id>                     list an organisation's keys (ids, never the keys)
@@ -59,6 +64,10 @@ class UsageError extends Error {}
  * organisations before the first start); anything else there is a mistaken directory.
  */
 async function withAccounts<T>(work: (accounts: Accounts) => Promise<T>, mayCreate = false): Promise<T> {
+  return withConfiguration((db) => work(new Accounts(db)), mayCreate);
+}
+
+async function withConfiguration<T>(work: (db: ConfigKysely) => Promise<T>, mayCreate = false): Promise<T> {
   const { dataDir, databaseUrl } = loadSettings();
   if (!databaseUrl && !fs.existsSync(path.join(dataDir, CONFIG_FILE))) {
     if (!mayCreate) {
@@ -69,7 +78,7 @@ async function withAccounts<T>(work: (accounts: Accounts) => Promise<T>, mayCrea
   }
   const { database } = await openConfigDatabase({ dataDir, databaseUrl });
   try {
-    return await work(new Accounts(database.db));
+    return await work(database.db);
   } finally {
     await database.close();
   }
@@ -155,6 +164,29 @@ async function orgCommand(args: string[]): Promise<void> {
   }
 }
 
+/** Where one-time links point: LOGSTEAD_PUBLIC_URL, or the address the server listens on. */
+function linkSettings() {
+  const { publicUrl, host, port, inviteHours } = loadSettings();
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return { publicUrl: publicUrl ?? `http://${reachable}:${port}`, inviteHours };
+}
+
+async function memberCommand(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === 'add') {
+    const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { role: { type: 'string' } } });
+    if (positionals.length !== 2 || !values.role) throw new UsageError('Usage: logstead member add <account> <email> --role owner|admin|member|readonly');
+    const [account, email] = positionals;
+    print(await withConfiguration((db) => addMember(db, { account, email, role: values.role!.toLowerCase() }, linkSettings())));
+  } else if (action === 'reset-link') {
+    const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' } } });
+    if (positionals.length !== 1) throw new UsageError('Usage: logstead member reset-link <email> [--account <id>]');
+    print(await withConfiguration((db) => resetLink(db, { email: positionals[0], account: values.account }, linkSettings())));
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
 async function keyCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   if (action === 'create') {
@@ -229,6 +261,7 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve();
   if (command === 'org') return orgCommand(args);
   if (command === 'key') return keyCommand(args);
+  if (command === 'member') return memberCommand(args);
   if (command === 'backup') return backupCommand(args);
   if (command === 'restore') return restoreCommand(args);
   if (command === 'migrate') return migrateCommand(args);

@@ -53,6 +53,27 @@ export interface Settings {
   trustProxy: boolean | number | string;
   /** A PostgreSQL server for the configuration (postgres://user:password@host:5432/db); unset: SQLite in the data directory. */
   databaseUrl: string | undefined;
+  /** Whether POST /api/session takes a service key (a fresh install is opened with the printed one). */
+  keySignIn: boolean;
+  /** How long an invitation or password-reset link works. */
+  inviteHours: number;
+  /** Single sign-on with OpenID Connect; undefined when LOGSTEAD_OIDC_ISSUER is not set. */
+  oidc: OidcSettings | undefined;
+}
+
+export interface OidcSettings {
+  /** https:// (or http:// on a loopback address, for a local provider). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Lower-case e-mail domains whose people may sign in without an invitation; empty: invited members only. */
+  domains: string[];
+  /** The role such people get on their first sign-in. */
+  defaultRole: 'owner' | 'admin' | 'member' | 'readonly';
+  /** The organisation they join (account id); undefined: the first organisation. */
+  account: string | undefined;
+  /** A claim of the ID token or user info whose values name groups the person is put in at each sign-in. */
+  groupsClaim: string | undefined;
 }
 
 const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
@@ -204,5 +225,39 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clickhouseCluster: clickhouseCluster(env, clickhouse),
     databaseUrl: databaseUrl(env),
     trustProxy: trustProxy(env),
+    keySignIn: boolean(env, 'LOGSTEAD_KEY_SIGN_IN', true),
+    inviteHours: integer(env, 'LOGSTEAD_INVITE_HOURS', 72, 1, 24 * 365),
+    oidc: oidcSettings(env),
+  };
+}
+
+const ROLE_NAMES = ['owner', 'admin', 'member', 'readonly'] as const;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** LOGSTEAD_OIDC_*: all or nothing, so a half-configured sign-on fails at start, not at a person's first try. */
+function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | undefined {
+  const issuer = env.LOGSTEAD_OIDC_ISSUER?.trim();
+  if (!issuer) return undefined;
+  const url = parsedUrl(issuer);
+  if (!url || !url.hostname || (url.protocol !== 'https:' && !(url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || /^127\./.test(url.hostname))))) {
+    throw new SettingsError(`LOGSTEAD_OIDC_ISSUER must be an https:// address (http:// only on a loopback address, for a local provider), got "${issuer}"`);
+  }
+  const clientId = env.LOGSTEAD_OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.LOGSTEAD_OIDC_CLIENT_SECRET?.trim();
+  if (!clientId || !clientSecret) throw new SettingsError('LOGSTEAD_OIDC_ISSUER is set, so LOGSTEAD_OIDC_CLIENT_ID and LOGSTEAD_OIDC_CLIENT_SECRET must be set too');
+  const defaultRole = (env.LOGSTEAD_OIDC_DEFAULT_ROLE?.trim().toLowerCase() || 'readonly') as OidcSettings['defaultRole'];
+  if (!ROLE_NAMES.includes(defaultRole)) throw new SettingsError(`LOGSTEAD_OIDC_DEFAULT_ROLE must be one of ${ROLE_NAMES.join(', ')}, got "${defaultRole}"`);
+  const domains = (env.LOGSTEAD_OIDC_DOMAINS ?? '')
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean);
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    domains,
+    defaultRole,
+    account: env.LOGSTEAD_OIDC_ACCOUNT?.trim() || undefined,
+    groupsClaim: env.LOGSTEAD_OIDC_GROUPS_CLAIM?.trim() || undefined,
   };
 }

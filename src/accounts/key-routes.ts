@@ -34,7 +34,7 @@ export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth;
     return key;
   });
 
-  app.post<{ Querystring: Query }>('/v1/config/keys', { config: { permission: 'admin' } }, async (request) => {
+  app.post<{ Querystring: Query }>('/v1/config/keys', { config: { permission: 'admin', audit: 'key' } }, async (request) => {
     const account = await auth.account(request);
     const type = keyType(request.query.type ?? (request.body as { type?: string } | undefined)?.type, true)!;
     const { name } = validate<{ name: string }>(nameSchema, { name: (request.body as { name?: unknown } | undefined)?.name });
@@ -42,7 +42,7 @@ export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth;
     return { ...(await accounts.getKey(account, created.id)), key: created.key };
   });
 
-  app.put<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin' } }, async (request) => {
+  app.put<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin', audit: 'key' } }, async (request) => {
     const account = await auth.account(request);
     const { name } = validate<{ name: string }>(nameSchema, request.body);
     const renamed = await accounts.renameKey(account, request.params.id, name);
@@ -50,7 +50,7 @@ export async function keyRoutes(app: FastifyInstance, deps: { auth: ServiceAuth;
     return renamed;
   });
 
-  app.delete<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin' } }, async (request) => {
+  app.delete<{ Params: Params }>('/v1/config/keys/:id', { config: { permission: 'admin', audit: 'key' } }, async (request) => {
     const account = await auth.account(request);
     const presented = presentedKeys(request, { header: 'servicekey', query: 'servicekey' })[0];
     const ownKey = presented === undefined ? undefined : await accounts.keyIdFor(presented);

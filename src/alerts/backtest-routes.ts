@@ -41,12 +41,12 @@ interface BacktestBody {
  */
 export async function backtestRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore; now: () => number }): Promise<void> {
   app.post('/v1/alerts/backtest', { config: { permission: 'read' } }, async (request): Promise<BacktestResponse> => {
-    const account = await deps.auth.account(request);
+    const { account, scope } = await deps.auth.principal(request);
     const raw = request.body as { channel?: unknown } | undefined;
     // Channels come as views store them, in either dialect: prepared the same way (a number interval, "true").
     const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channel: (prepareChannels([raw.channel]) as unknown[])[0] } : raw;
     const body = validate<BacktestBody>(backtestSchema, prepared);
-    const condition = compileQuery(body.query);
+    const condition = compileQuery(body.query, scope);
     const { channel } = body;
     const interval = intervalMs(String(channel.triggerinterval));
     const range = backtestRange(deps.now(), interval, body.days);

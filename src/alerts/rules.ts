@@ -113,5 +113,5 @@ function ruleOf(view: View, preset: Preset | undefined): ViewRule | null {
     ...(preset?.channels ?? []).map((channel) => ({ channel, presetid: preset!.presetid })),
   ].map(({ channel, presetid }) => ({ key: `${view.viewid}:${channel.alertid}`, channel, intervalMs: intervalMs(channel.triggerinterval), presetid }));
   if (channels.length === 0) return null;
-  return { account: view.account, viewid: view.viewid, name: view.name, query: view.filters.query ?? '', matches: lineMatcher(view.filters), channels };
+  return { account: view.account, viewid: view.viewid, name: view.name, query: view.filters.query ?? '', matches: lineMatcher(view.filters, view.accessScope), channels };
 }

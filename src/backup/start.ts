@@ -49,7 +49,7 @@ export async function startBackupControl(deps: BackupDeps): Promise<Subsystem> {
     const optional = (value: unknown) => (typeof value === 'string' ? value : undefined);
     if (typeof body?.account !== 'string') throw errors.invalidParameter('Send {"account": "<account id>", "from"?: "<unix>", "to"?: "<unix>"}.');
     if (!(await deps.accounts.list()).some((org) => org.account === body.account)) throw errors.notFound(new UnknownOrganisation(body.account).message);
-    return deps.usage.report(body.account, { from: optional(body.from), to: optional(body.to) });
+    return deps.usage.report(body.account, { from: optional(body.from), to: optional(body.to) }, null); // the operator sees everything
   };
   const control = await serveControlSocket(settings.dataDir, { [BACKUP_PATH]: backup, [USAGE_PATH]: usage }, deps.log);
   return { close: () => control.close() };

@@ -10,8 +10,11 @@ import { FIRST_ORGANISATION_LOCK } from '../accounts/accounts.js';
  * whole, whatever columns the tables have gained.
  */
 
-/** Tables that are not copied: node starts number one store's nodes; the migrations table is each database's own. */
-type NotCopied = 'node_starts';
+/**
+ * Tables that are not copied: node starts number one store's nodes; sign-on attempts live for
+ * minutes; the migrations table is each database's own.
+ */
+type NotCopied = 'node_starts' | 'sign_on_attempts';
 type CopiedTable = Exclude<keyof ConfigTables, NotCopied>;
 
 /**
@@ -30,6 +33,11 @@ export const COPIED_TABLES = [
   'alert_fires',
   'deliveries',
   'delivery_attempts',
+  'members',
+  'member_groups',
+  'group_members',
+  'one_time_links',
+  'audit_records',
   'sessions',
   'secrets',
   'export_files',
@@ -41,7 +49,7 @@ const everyTableCopied: [Forgotten] extends [never] ? true : Forgotten = true;
 void everyTableCopied;
 
 /** Tables whose id is a serial column: their sequences must continue after the copied ids. */
-const SERIAL_TABLES = ['alert_fires', 'deliveries', 'delivery_attempts'] as const satisfies readonly CopiedTable[];
+const SERIAL_TABLES = ['alert_fires', 'deliveries', 'delivery_attempts', 'audit_records'] as const satisfies readonly CopiedTable[];
 
 /** PostgreSQL binds at most 65,535 parameters in one statement; stay well below. */
 const PARAMETERS_PER_INSERT = 30_000;

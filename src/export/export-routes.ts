@@ -35,7 +35,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     // Sending mail is a write: through a viewer session it needs the session's CSRF token.
     const principal = await deps.auth.principal(request, { changesState: email !== undefined });
     const { account } = principal;
-    const { filter, size, prefer } = parseExportRequest(query);
+    const { filter, size, prefer } = parseExportRequest(query, principal.scope);
     if (email !== undefined) {
       if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
       if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');
@@ -65,10 +65,10 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
   });
 
   app.get('/v2/export', { config: { permission: 'read' } }, async (request) => {
-    const account = await deps.auth.account(request);
+    const { account, scope } = await deps.auth.principal(request);
     const query = request.query as Record<string, unknown>;
     if (query.email !== undefined) throw errors.invalidParameter('/v2/export does not send e-mail; use /v1/export.');
-    const { filter, size, prefer } = parseExportRequest(query);
+    const { filter, size, prefer } = parseExportRequest(query, scope);
     const params = fingerprint(account, query);
     const token = oneParam(query, 'pagination_id');
     const after = token ? decodeCursor(token, params) : undefined;

@@ -38,7 +38,7 @@ export async function startExport(deps: ExportDeps): Promise<Subsystem> {
     linkHours: deps.settings.exportLinkHours,
     publicUrl: deps.publicUrl,
     now: deps.now,
-    keyIsLive: (keyId, openedAt) => deps.accounts.keyIsLive(keyId, openedAt),
+    keyIsLive: (keyId, openedAt) => deps.auth.credentialIsLive(keyId, openedAt),
   });
   await emailExports.sweep();
   const sweeper = setInterval(() => emailExports.sweep().catch((error) => deps.log.error({ err: error }, 'removing expired exports failed')), SWEEP_MS);

@@ -75,6 +75,12 @@ export const errors = {
     new ApiError(401, envelope('Unauthorized: send the metrics key (LOGSTEAD_METRICS_KEY) as ?key= or Authorization: Bearer.', 'Unauthorized'), {
       'www-authenticate': 'Bearer realm="metrics"',
     }),
+  /** A member whose role is below what the route needs (src/http/permissions.ts). */
+  roleForbidden: (role: string, needed: string) =>
+    new ApiError(403, envelope(`Forbidden: your role (${role}) may not do this; it needs the ${needed} role or above.`, 'Forbidden')),
+  wrongPassword: () => new ApiError(401, envelope('Wrong e-mail or password.', 'Unauthorized')),
+  keySignInOff: () =>
+    new ApiError(403, envelope('Signing in with a service key is turned off here (LOGSTEAD_KEY_SIGN_IN=false); sign in with your e-mail and password, or single sign-on.', 'Forbidden')),
   csrfMismatch: () => new ApiError(403, envelope('Missing or wrong x-csrf-token for this session.', 'Forbidden')),
   /** A page on another site tried to use the viewer's session (WebSockets are not bound by CORS). */
   foreignOrigin: () => new ApiError(403, envelope('This Origin may not use the viewer session; only pages served by this server may.', 'Forbidden')),
@@ -103,6 +109,8 @@ export const errors = {
 
   // Export download links.
   downloadForbidden: () => new ApiError(403, envelope('This download link is not valid.', 'Forbidden')),
+  /** A one-time link (invitation, password reset) that was used or has expired. */
+  linkGone: (message: string) => new ApiError(410, envelope(message, 'Gone')),
   downloadExpired: () => new ApiError(410, envelope('This download link has expired; export the lines again.', 'Gone')),
 } as const;
 

@@ -1,5 +1,6 @@
 import { errors } from './errors.js';
 import { LIMITS } from '../wire/limits.js';
+import type { AccessScope } from '../query/access-scope.js';
 import { compileQuery } from '../query/compile.js';
 import type { LineFilter } from '../store/log-store.js';
 
@@ -61,17 +62,17 @@ export const MAX_TIME_MS = 253_402_300_799_999;
 
 /**
  * The line selection every read endpoint shares: from and to (required), hosts, apps, levels and
- * tags (comma-separated), and query (alias q) in the search language. Unknown parameters are
- * ignored, as clients add their own.
+ * tags (comma-separated), and query (alias q) in the search language, held inside the reader's
+ * access scope. Unknown parameters are ignored, as clients add their own.
  */
-export function parseLineFilter(query: QueryParams): Omit<LineFilter, 'account'> {
+export function parseLineFilter(query: QueryParams, scope: AccessScope): Omit<LineFilter, 'account'> {
   return {
     ...parseTimeRange(query),
     hosts: listParam(query, 'hosts'),
     apps: listParam(query, 'apps'),
     levels: listParam(query, 'levels')?.map((level) => level.toUpperCase()),
     tags: listParam(query, 'tags'),
-    condition: compileQuery(oneParam(query, 'query') ?? oneParam(query, 'q') ?? ''),
+    condition: compileQuery(oneParam(query, 'query') ?? oneParam(query, 'q') ?? '', scope),
   };
 }
 

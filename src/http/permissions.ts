@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from './errors.js';
 
 /**
  * What a route needs of its caller, declared by every route (`config: { permission }`), so that
@@ -15,9 +16,51 @@ import type { FastifyInstance } from 'fastify';
 export const PERMISSIONS = ['public', 'ingest', 'read', 'write', 'admin', 'owner'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * A member's role, as Mezmo names them. Each grants one level above and every level below it;
+ * the README's table says the same in words. Service keys hold `owner`, for automation.
+ */
+export const ROLES = ['owner', 'admin', 'member', 'readonly'] as const;
+export type Role = (typeof ROLES)[number];
+
+const GRANTS: Record<Role, Permission> = { readonly: 'read', member: 'write', admin: 'admin', owner: 'owner' };
+const LEVELS: Permission[] = ['read', 'write', 'admin', 'owner'];
+
+/** Whether a role may use a route that declared `permission` (public and ingest routes have credentials of their own). */
+export function roleAllows(role: Role, permission: Permission): boolean {
+  if (permission === 'public' || permission === 'ingest') return true;
+  return LEVELS.indexOf(GRANTS[role]) >= LEVELS.indexOf(permission);
+}
+
+/** The least role that may use a route of this permission, for messages. */
+export function leastRoleFor(permission: Permission): Role {
+  return [...ROLES].reverse().find((role) => roleAllows(role, permission)) ?? 'owner';
+}
+
+/** Whose role a request carries (service-auth.ts answers, once per request). */
+export interface RoleOfRequest {
+  principal(request: FastifyRequest): Promise<{ role: Role }>;
+}
+
+/**
+ * The one place roles are enforced: before any route runs, a route that declared `read`, `write`,
+ * `admin` or `owner` is refused with 401 to a caller without credentials and 403 to a role below
+ * it. The route itself asks the same principal for its organisation and scope.
+ */
+export function enforcePermissions(app: FastifyInstance, auth: RoleOfRequest): void {
+  app.addHook('onRequest', async (request) => {
+    const permission = request.routeOptions.config?.permission;
+    if (permission === undefined || permission === 'public' || permission === 'ingest') return;
+    const { role } = await auth.principal(request);
+    if (!roleAllows(role, permission)) throw errors.roleForbidden(role, leastRoleFor(permission));
+  });
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: Permission;
+    /** Set on a route that changes configuration: the resource it changes, which the audit trail names. */
+    audit?: string;
   }
 }
 

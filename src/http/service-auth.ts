@@ -1,10 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { AccessScope } from '../query/access-scope.js';
+import type { Role } from './permissions.js';
 import { presentedKeys } from './credentials.js';
 import { errors } from './errors.js';
+import type { Session } from './sessions.js';
 
 export const SESSION_COOKIE = 'logstead_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A member's credential id, in the place a key's id goes: what they open ends when they are removed. */
+const MEMBER_CREDENTIAL = 'member:';
 
 function sameToken(given: unknown, expected: string): boolean {
   if (typeof given !== 'string') return false;
@@ -14,14 +19,23 @@ function sameToken(given: unknown, expected: string): boolean {
 }
 
 /**
- * Who made a request: the organisation, the service key behind it, and the viewer session when the
- * key was presented through one. Anything long-lived that a request opens (a live tail, an e-mailed
- * export link) keeps this, so that revoking the key or the session reaches it.
+ * Who made a request: the organisation, the credential behind it (a service key, or a member
+ * signed in as themselves), the viewer session when there is one, the role that decides what they
+ * may do, and the access scope that decides which lines they see. Anything long-lived that a
+ * request opens (a live tail, an e-mailed export link) keeps this, so that revoking the key, the
+ * session or the member reaches it.
  */
 export interface Principal {
   account: string;
+  /** A service key's id, or `member:<id>` for a person. */
   keyId: string;
   sessionId?: string;
+  /** Service keys hold every right, for automation (the Terraform provider, the CLIs). */
+  role: Role;
+  /** The member behind a person's session. */
+  member?: { id: string; email: string };
+  /** The searches that limit which lines this principal sees; null for every line. */
+  scope: AccessScope;
 }
 
 /** Where keys are looked up (the configuration's accounts); declared here so http depends on no store. */
@@ -32,25 +46,51 @@ export interface KeyDirectory {
 
 /** Where viewer sessions are looked up. */
 export interface SessionDirectory {
-  get(id: string): Promise<{ account: string; keyId: string; csrf: string } | undefined>;
+  get(id: string): Promise<Session | undefined>;
+}
+
+/** Where members are looked up: their role and scope now. */
+export interface MemberDirectory {
+  access(memberId: string): Promise<{ id: string; account: string; email: string; role: Role; scope: AccessScope } | undefined>;
 }
 
 /**
  * Who is asking, for every read and configuration API: a service key (servicekey header or query,
- * Basic, or Authorization: Token), or the viewer's session cookie. A request that changes state
- * with a session must also carry its CSRF token in `x-csrf-token`; key-based requests need none,
- * since a browser never adds a key by itself.
+ * Basic, or Authorization: Token), or the viewer's session cookie, a key's or a member's. A request
+ * that changes state with a session must also carry its CSRF token in `x-csrf-token`; key-based
+ * requests need none, since a browser never adds a key by itself. Each request is resolved once:
+ * the permission check (permissions.ts) and the route share the answer.
  */
 export class ServiceAuth {
+  private readonly resolved = new WeakMap<FastifyRequest, Promise<{ principal: Principal; csrf?: string }>>();
+
   constructor(
     private readonly accounts: KeyDirectory,
     private readonly sessions: SessionDirectory,
+    private readonly members: MemberDirectory,
   ) {}
 
-  /** Whether what a principal opened may go on: its session (if any) is alive and its key live. */
+  /** Whether a credential id (a key's, or a member's) may still act; with `openedAt`, also not deactivated since. */
+  async credentialIsLive(keyId: string, openedAt?: number): Promise<boolean> {
+    if (keyId.startsWith(MEMBER_CREDENTIAL)) return (await this.members.access(keyId.slice(MEMBER_CREDENTIAL.length))) !== undefined;
+    return this.accounts.keyIsLive(keyId, openedAt);
+  }
+
+  /**
+   * What a principal is now: undefined once its session, key or member is gone; otherwise with the
+   * member's current role and scope. Live tails ask this every few seconds.
+   */
+  async current(principal: Principal, openedAt?: number): Promise<Principal | undefined> {
+    if (principal.sessionId !== undefined) {
+      const session = await this.sessions.get(principal.sessionId);
+      return session && (await this.fromSession(session, principal.sessionId));
+    }
+    return (await this.credentialIsLive(principal.keyId, openedAt)) ? principal : undefined;
+  }
+
+  /** Whether what a principal opened may go on: its session (if any) is alive and its key or member live. */
   async stillAuthorised(principal: Principal, openedAt?: number): Promise<boolean> {
-    if (principal.sessionId !== undefined) return (await this.sessions.get(principal.sessionId)) !== undefined;
-    return this.accounts.keyIsLive(principal.keyId, openedAt);
+    return (await this.current(principal, openedAt)) !== undefined;
   }
 
   async account(request: FastifyRequest, options: { changesState?: boolean } = {}): Promise<string> {
@@ -62,17 +102,42 @@ export class ServiceAuth {
    * sent by e-mail), so it needs the session's CSRF token like any other write.
    */
   async principal(request: FastifyRequest, options: { changesState?: boolean } = {}): Promise<Principal> {
+    let pending = this.resolved.get(request);
+    if (!pending) {
+      pending = this.resolve(request);
+      this.resolved.set(request, pending);
+    }
+    const { principal, csrf } = await pending;
+    const changesState = options.changesState === true || !SAFE_METHODS.has(request.method);
+    if (csrf !== undefined && changesState && !sameToken(request.headers['x-csrf-token'], csrf)) throw errors.csrfMismatch();
+    return principal;
+  }
+
+  /** A session's principal and CSRF token, by the session id of its cookie; undefined once it has ended. */
+  async sessionPrincipal(sessionId: string): Promise<{ principal: Principal; csrf: string } | undefined> {
+    const session = await this.sessions.get(sessionId);
+    const principal = session && (await this.fromSession(session, sessionId));
+    return principal && session && { principal, csrf: session.csrf };
+  }
+
+  private async resolve(request: FastifyRequest): Promise<{ principal: Principal; csrf?: string }> {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {
       const key = keys.length === 1 ? await this.accounts.findActiveKey(keys[0], 'service') : null;
       if (!key) throw errors.unauthorized();
-      return key;
+      return { principal: { account: key.account, keyId: key.keyId, role: 'owner', scope: null } };
     }
     const sessionId = request.cookies?.[SESSION_COOKIE];
     const session = sessionId ? await this.sessions.get(sessionId) : undefined;
-    if (!sessionId || !session) throw errors.unauthorized();
-    const changesState = options.changesState === true || !SAFE_METHODS.has(request.method);
-    if (changesState && !sameToken(request.headers['x-csrf-token'], session.csrf)) throw errors.csrfMismatch();
-    return { account: session.account, keyId: session.keyId, sessionId };
+    const principal = session && sessionId ? await this.fromSession(session, sessionId) : undefined;
+    if (!principal || !session) throw errors.unauthorized();
+    return { principal, csrf: session.csrf };
+  }
+
+  private async fromSession(session: Session, sessionId: string): Promise<Principal | undefined> {
+    if (session.memberId === null) return { account: session.account, keyId: session.keyId, sessionId, role: 'owner', scope: null };
+    const member = await this.members.access(session.memberId);
+    if (!member || member.account !== session.account) return undefined;
+    return { account: member.account, keyId: `${MEMBER_CREDENTIAL}${member.id}`, sessionId, role: member.role, member: { id: member.id, email: member.email }, scope: member.scope };
   }
 }

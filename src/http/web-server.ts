@@ -30,6 +30,11 @@ export interface ServeOptions {
   /** This node's slot, which /healthz names so that an operator can tell nodes apart. */
   node: number;
   whenListening?: (url: string) => Promise<void>;
+  /**
+   * Hooks every route passes through, added before any route is: the permission check (one place
+   * for roles) and the audit trail's record of changes.
+   */
+  guards?: Array<(app: FastifyInstance) => void>;
 }
 
 /** The address a server listening on host:port is reached at from this machine. */
@@ -66,7 +71,8 @@ export async function createWebServer(settings: WebServerSettings, observe: (app
     app,
     log: app.log,
     publicUrl,
-    async serve({ routes, node, whenListening }) {
+    async serve({ routes, node, whenListening, guards = [] }) {
+      for (const guard of guards) guard(app);
       app.get('/healthz', { config: { permission: 'public' } }, async (_request, reply) => {
         if (state === 'starting') return reply.code(503).send(errors.starting().body);
         if (state === 'closing') return reply.code(503).send(errors.shuttingDown().body);

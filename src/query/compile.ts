@@ -1,13 +1,15 @@
 import type { SqlCondition } from '../store/types.js';
+import { type AccessScope, withinScope } from './access-scope.js';
 import { parseQuery } from './parser.js';
 import { toSql } from './to-sql.js';
 
 /**
- * The store's condition for a query text, or undefined when the query matches everything. A query
- * that does not parse throws QueryParseError, which says where and why (the API answers it with a
- * 400, src/http/domain-errors.ts).
+ * The store's condition for a query text held inside the reader's access scope, or undefined when
+ * together they match everything. A query that does not parse throws QueryParseError, which says
+ * where and why (the API answers it with a 400, src/http/domain-errors.ts). The scope is required,
+ * so that no read path can forget it: pass null for a reader who sees every line.
  */
-export function compileQuery(text: string): SqlCondition | undefined {
-  const node = parseQuery(text);
+export function compileQuery(text: string, scope: AccessScope): SqlCondition | undefined {
+  const node = withinScope(parseQuery(text), scope);
   return node.kind === 'all' ? undefined : toSql(node);
 }

@@ -1,3 +1,4 @@
+import { type AccessScope, withinScope } from './access-scope.js';
 import { parseQuery } from './parser.js';
 import type { SearchableLine } from './searchable.js';
 import { toPredicate } from './to-predicate.js';
@@ -14,14 +15,16 @@ export interface LineFilters {
 /**
  * Which lines belong to a view or a live tail: any of its hosts, any of its apps, any of its levels and any of its
  * tags (an empty filter allows all), and its query, through the search language's in-memory form,
- * which agrees with the SQL the viewer runs.
+ * which agrees with the SQL the viewer runs; all of it inside the access scope of whoever reads (or
+ * saved the view), as compileQuery holds the store's reads.
  */
-export function lineMatcher(filters: LineFilters): (line: SearchableLine) => boolean {
+export function lineMatcher(filters: LineFilters, scope: AccessScope): (line: SearchableLine) => boolean {
   const hosts = filters.hosts?.length ? new Set(filters.hosts) : null;
   const apps = filters.apps?.length ? new Set(filters.apps) : null;
   const levels = filters.levels?.length ? new Set(filters.levels.map((level) => level.toUpperCase())) : null;
   const tags = filters.tags?.length ? new Set(filters.tags) : null;
-  const query = filters.query ? toPredicate(parseQuery(filters.query)) : null;
+  const tree = withinScope(parseQuery(filters.query ?? ''), scope);
+  const query = tree.kind === 'all' ? null : toPredicate(tree);
   return (line) =>
     (!hosts || hosts.has(line.host)) &&
     (!apps || apps.has(line.app)) &&

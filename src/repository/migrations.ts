@@ -171,9 +171,77 @@ const sharedByNodes: Step = ({ serial, ms, bytes }) => [
    )`,
 ];
 
+/**
+ * Step 3: people. Members sign in as themselves with a role; groups carry access scopes; one-time
+ * links invite members and reset passwords; sign-on attempts hold what an OpenID sign-in must
+ * check when the provider sends the person back; the audit trail records every change. A session
+ * belongs to a service key or to a member (member_id, with key_id left empty).
+ */
+const people: Step = ({ serial, ms }) => [
+  `CREATE TABLE IF NOT EXISTS members (
+     id            TEXT PRIMARY KEY,
+     account       TEXT NOT NULL REFERENCES accounts(account),
+     email         TEXT NOT NULL,
+     role          TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member', 'readonly')),
+     password_hash TEXT,
+     created_at    ${ms} NOT NULL,
+     modified_at   ${ms} NOT NULL,
+     UNIQUE (account, email)
+   )`,
+  `CREATE INDEX IF NOT EXISTS members_by_email ON members(email)`,
+  `CREATE TABLE IF NOT EXISTS member_groups (
+     id            TEXT PRIMARY KEY,
+     account       TEXT NOT NULL REFERENCES accounts(account),
+     name          TEXT NOT NULL,
+     access_scopes TEXT NOT NULL,
+     created_at    ${ms} NOT NULL,
+     modified_at   ${ms} NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS member_groups_by_account ON member_groups(account)`,
+  `CREATE TABLE IF NOT EXISTS group_members (
+     group_id  TEXT NOT NULL REFERENCES member_groups(id),
+     member_id TEXT NOT NULL REFERENCES members(id),
+     PRIMARY KEY (group_id, member_id)
+   )`,
+  `CREATE INDEX IF NOT EXISTS group_members_by_member ON group_members(member_id)`,
+  `CREATE TABLE IF NOT EXISTS one_time_links (
+     token_hash TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     purpose    TEXT NOT NULL CHECK (purpose IN ('invite', 'reset', 'owner')),
+     member_id  TEXT,
+     created_at ${ms} NOT NULL,
+     expires_at ${ms} NOT NULL,
+     used_at    ${ms}
+   )`,
+  `CREATE TABLE IF NOT EXISTS sign_on_attempts (
+     id_hash       TEXT PRIMARY KEY,
+     state         TEXT NOT NULL,
+     nonce         TEXT NOT NULL,
+     code_verifier TEXT NOT NULL,
+     expires_at    ${ms} NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS audit_records (
+     id          ${serial},
+     account     TEXT NOT NULL,
+     at          ${ms} NOT NULL,
+     actor       TEXT NOT NULL,
+     address     TEXT NOT NULL,
+     action      TEXT NOT NULL,
+     resource    TEXT NOT NULL,
+     resource_id TEXT NOT NULL,
+     before_json TEXT,
+     after_json  TEXT
+   )`,
+  `CREATE INDEX IF NOT EXISTS audit_by_account ON audit_records(account, id)`,
+  `ALTER TABLE sessions ADD COLUMN member_id TEXT`,
+  `CREATE INDEX IF NOT EXISTS sessions_by_member ON sessions(member_id)`,
+  `ALTER TABLE views ADD COLUMN access_scope TEXT`,
+];
+
 const steps: Record<string, Step> = {
   '0001_schema': schema,
   '0002_shared_by_nodes': sharedByNodes,
+  '0003_people': people,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

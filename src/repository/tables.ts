@@ -57,6 +57,8 @@ export interface ConfigTables {
     channels: string;
     created_at: string;
     modified_at: string;
+    /** JSON list of searches: the access scope of the member who last saved it; null for everything. */
+    access_scope: string | null;
   };
   alert_windows: {
     viewid: string;
@@ -116,6 +118,62 @@ export interface ConfigTables {
     csrf: string;
     created_at: number;
     expires_at: number;
+    /** The member who signed in; null for a service key's session (then key_id names the key). */
+    member_id: string | null;
+  };
+  members: {
+    id: string;
+    account: string;
+    /** Lower-cased: one member per address and organisation, whatever its case. */
+    email: string;
+    role: 'owner' | 'admin' | 'member' | 'readonly';
+    /** scrypt (people/passwords.ts); null until the member chooses one (or signs in only with SSO). */
+    password_hash: string | null;
+    created_at: number;
+    modified_at: number;
+  };
+  member_groups: {
+    id: string;
+    account: string;
+    name: string;
+    /** JSON: the access scope as the client gave it, a search or a list of searches. */
+    access_scopes: string;
+    created_at: number;
+    modified_at: number;
+  };
+  group_members: {
+    group_id: string;
+    member_id: string;
+  };
+  /** Invitation, password-reset and first-owner links: only the token's hash is kept. */
+  one_time_links: {
+    token_hash: string;
+    account: string;
+    purpose: 'invite' | 'reset' | 'owner';
+    member_id: string | null;
+    created_at: number;
+    expires_at: number;
+    used_at: number | null;
+  };
+  /** An OpenID sign-in under way: what the callback must check, keyed by the browser's cookie. */
+  sign_on_attempts: {
+    id_hash: string;
+    state: string;
+    nonce: string;
+    code_verifier: string;
+    expires_at: number;
+  };
+  audit_records: {
+    id: Generated<number>;
+    account: string;
+    at: number;
+    actor: string;
+    address: string;
+    action: string;
+    resource: string;
+    resource_id: string;
+    before_json: string | null;
+    after_json: string | null;
   };
   /** Server-wide secrets shared by every node (the export links' signing key). */
   secrets: {

@@ -4,6 +4,8 @@ import type { Subsystem } from '../lib/subsystem.js';
 import type { LogStore } from '../store/log-store.js';
 import { type RetentionDrop, scheduleRetention } from './enforce.js';
 import { RetentionPolicy } from './policy.js';
+import { retentionRoutes } from './retention-routes.js';
+import type { ServiceAuth } from '../http/service-auth.js';
 
 /**
  * Where several nodes share the configuration, or the CLI changes it, how often the policy is
@@ -13,12 +15,16 @@ const RELOAD_MS = 1000;
 
 export interface RetentionPolicyDeps {
   accounts: Accounts;
+  auth: ServiceAuth;
   /** LOGSTEAD_RETENTION_DAYS. */
   defaultDays: number;
   log: FastifyBaseLogger;
 }
 
-/** The retention policy: loaded now, then kept current (changes at this node at once, others' every second). */
+/**
+ * The retention policy: loaded now, then kept current (changes at this node at once, others' every
+ * second); and /v1/config/retention, where an admin sets their organisation's.
+ */
 export async function startRetentionPolicy(deps: RetentionPolicyDeps): Promise<Subsystem & { policy: RetentionPolicy }> {
   const policy = await RetentionPolicy.load(deps.accounts, deps.defaultDays);
   const unsubscribe = deps.accounts.changes.subscribe(() => policy.reload());
@@ -26,6 +32,9 @@ export async function startRetentionPolicy(deps: RetentionPolicyDeps): Promise<S
   reload.unref();
   return {
     policy,
+    routes: async (app) => {
+      await app.register(retentionRoutes, { auth: deps.auth, accounts: deps.accounts, policy });
+    },
     async close() {
       clearInterval(reload);
       unsubscribe();

@@ -239,8 +239,8 @@ export class LogStore {
    * An organisation's lines and bytes per UTC day, its `top` apps and hosts by bytes, and how many
    * lines had their meta left unindexed, within a time range (and its retention).
    */
-  async usage(account: string, fromMs: number, toMs: number, top: number): Promise<StoredUsage> {
-    const { where, params } = this.selection({ account, fromMs, toMs });
+  async usage(account: string, fromMs: number, toMs: number, top: number, condition?: SqlCondition): Promise<StoredUsage> {
+    const { where, params } = this.selection({ account, fromMs, toMs, condition });
     params.top = top;
     const selected = where.join(' AND ');
     const volume = (row: { lines: string; bytes: string }): Volume => ({ lines: Number(row.lines), bytes: Number(row.bytes) });
@@ -302,10 +302,10 @@ export class LogStore {
     }));
   }
 
-  /** One line, by its position. */
-  async lineAt(account: string, position: LinePosition): Promise<StoredLine | undefined> {
+  /** One line, by its position, if it meets `condition` (a reader's access scope). */
+  async lineAt(account: string, position: LinePosition, condition?: SqlCondition): Promise<StoredLine | undefined> {
     for await (const rows of this.read(
-      { account, fromMs: position.ts, toMs: position.ts },
+      { account, fromMs: position.ts, toMs: position.ts, condition },
       { prefer: 'head', limit: 1, after: { ts: position.ts, id: String(BigInt(position.id) - 1n) }, chronological: true },
     )) {
       return rows.find((row) => row.id === position.id);

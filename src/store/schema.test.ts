@@ -32,7 +32,7 @@ test('a log table from before the token index gets it, built for the lines alrea
     assert.deepEqual(indexes.map((index) => index.name), ['search_tokens']);
     const found = async (query: string) => {
       let count = 0;
-      for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12, condition: compileQuery(query) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
+      for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12, condition: compileQuery(query, null) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
       return count;
     };
     assert.equal(await found('fail'), 1);
@@ -63,7 +63,7 @@ test('parts left without the token index (a rebuild cut short) get it at the nex
     executor = await openTestExecutor(dir);
     const store = await LogStore.open(executor);
     let count = 0;
-    for await (const rows of store.read({ account: 'cut', fromMs: 0, toMs: 2e12, condition: compileQuery('pan') }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
+    for await (const rows of store.read({ account: 'cut', fromMs: 0, toMs: 2e12, condition: compileQuery('pan', null) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
     assert.equal(count, 1);
   } finally {
     await executor.close();
@@ -93,7 +93,7 @@ test('a token index on an earlier search text is rebuilt on the current one, so 
     assert.match(index.expr, /fields/);
     const found = async (query: string) => {
       let count = 0;
-      for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12, condition: compileQuery(query) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
+      for await (const rows of store.read({ account: 'old', fromMs: 0, toMs: 2e12, condition: compileQuery(query, null) }, { prefer: 'head', limit: 10, chronological: true })) count += rows.length;
       return count;
     };
     assert.equal(await found('résumé'), 1);
@@ -154,7 +154,7 @@ test('a word search is served by the text index: the query repeats the index exp
     // With no part to read, the plan reads nothing at all; one line makes it choose.
     await store.insert(Buffer.from(encodeRow({ account: 'a', ts: 1763800000000, id: '1', batch_id: 'b', host: 'h', app: 'a', level: '', env: '', file: '', ip: '', mac: '', tags: [], line: '{"msg":"connection reset, timeout"}', logtype: 'json', fields: '{"msg":"connection reset, timeout"}', meta: '', meta_indexed: false, extra: '', size: 34 })));
     for (const query of ['timeout', 'time', '"connection reset"']) {
-      const { sql, params } = compileQuery(query)!;
+      const { sql, params } = compileQuery(query, null)!;
       const plan = await executor.rows<{ explain: string }>(`EXPLAIN indexes = 1 SELECT count() FROM logs WHERE ${sql}`, params);
       assert.ok(plan.some((row) => row.explain.includes('search_tokens')), `${query}: the plan names the text index\n${plan.map((row) => row.explain).join('\n')}`);
     }

@@ -1,4 +1,5 @@
 import type { Broadcast } from '../fanout/broadcast.js';
+import type { AccessScope } from '../query/access-scope.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { sharedExportRecord } from '../export/export-record.js';
@@ -23,7 +24,8 @@ interface RemoteTail {
 
 interface Interest {
   node: string;
-  tails: Array<{ id: string; account: string; filters: LineFilters }>;
+  /** A tail's scope is its opener's; a node that sent none (an older release) is held to no line. */
+  tails: Array<{ id: string; account: string; filters: LineFilters; scope?: AccessScope }>;
   /** Set by a node that has just started: everyone answers with their own tails at once. */
   ask?: boolean;
 }
@@ -80,7 +82,7 @@ export class ClusterTail implements TailRelay {
         continue;
       }
       try {
-        tails.push({ id: tail.id, account: tail.account, matches: lineMatcher(tail.filters), second: 0, sent: 0 });
+        tails.push({ id: tail.id, account: tail.account, matches: lineMatcher(tail.filters, tail.scope === undefined ? [] : tail.scope), second: 0, sent: 0 });
       } catch (error) {
         // A filter this node cannot compile (another version's search language): that tail gets nothing from here.
         this.onError(error);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { StoredLine } from '../store/types.js';
 import { TailHub, type TailRelay } from './hub.js';
 
-const subscriber = () => ({ filters: {}, matches: () => true, deliver: () => {} });
+const subscriber = () => ({ filters: {}, scope: null, matches: () => true, deliver: () => {} });
 
 test('the hub says an organisation is read while a tail of it is open here, and only then', () => {
   const hub = new TailHub();

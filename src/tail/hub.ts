@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AccessScope } from '../query/access-scope.js';
 import type { LineFilters } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { sharedExportRecord } from '../export/export-record.js';
@@ -17,6 +18,8 @@ export function evenSpread<T>(items: T[], count: number): T[] {
 export interface TailSubscriber {
   /** What the tail keeps, so another node can filter for it too. */
   filters: LineFilters;
+  /** The access scope of whoever opened it, which every node holds its lines to. */
+  scope: AccessScope;
   matches: (line: SearchableLine) => boolean;
   /** `skipped`: matching lines another node left out to keep within the tail's rate. */
   deliver: (records: Array<Record<string, unknown>>, skipped?: number) => void;
@@ -72,10 +75,10 @@ export class TailHub {
   }
 
   /** The open tails, as other nodes need to know them. */
-  subscriptions(): Array<{ id: string; account: string; filters: LineFilters }> {
-    const out: Array<{ id: string; account: string; filters: LineFilters }> = [];
+  subscriptions(): Array<{ id: string; account: string; filters: LineFilters; scope: AccessScope }> {
+    const out: Array<{ id: string; account: string; filters: LineFilters; scope: AccessScope }> = [];
     for (const [account, subscribers] of this.byAccount) {
-      for (const [id, subscriber] of subscribers) out.push({ id, account, filters: subscriber.filters });
+      for (const [id, subscriber] of subscribers) out.push({ id, account, filters: subscriber.filters, scope: subscriber.scope });
     }
     return out;
   }

@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import { errors } from '../http/errors.js';
 import { isOwnOrigin } from '../http/origin.js';
 import type { Principal, ServiceAuth } from '../http/service-auth.js';
+import { type AccessScope, sameScope } from '../query/access-scope.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import { parseQuery } from '../query/parser.js';
 import { type QueryParams, listParam, oneParam } from '../http/filter-params.js';
@@ -18,7 +19,6 @@ interface TailRequest {
   /** Who opened the tail: it closes when their key is revoked, their session ends or the organisation is deactivated. */
   principal: Principal;
   filters: LineFilters;
-  matches: ReturnType<typeof lineMatcher>;
 }
 
 /**
@@ -27,8 +27,9 @@ interface TailRequest {
  */
 export const SESSION_ENDED = 4401;
 /**
- * Revocation may happen in another process (the CLI) or at another node, so tails look rather than
- * wait to be told; every node reads the same configuration, so a revocation anywhere ends them here.
+ * Revocation, and a change of the opener's groups, may happen in another process (the CLI) or at
+ * another node, so tails look rather than wait to be told; every node reads the same
+ * configuration, so a change anywhere reaches them here within this and the announcement.
  */
 const CREDENTIALS_CHECK_MS = 2000;
 
@@ -61,7 +62,8 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
         parseQuery(q); // a query that does not parse is refused here, before the upgrade
         const levels = listParam(query, 'levels')?.map((level) => level.toUpperCase());
         const filters = { query: q, hosts: listParam(query, 'hosts'), apps: listParam(query, 'apps'), levels, tags: listParam(query, 'tags') };
-        prepared.set(request, { principal, filters, matches: lineMatcher(filters) });
+        lineMatcher(filters, principal.scope); // the scope's searches were checked when saved; this proves it
+        prepared.set(request, { principal, filters });
       },
     },
     (socket: WebSocket, request) => {
@@ -84,10 +86,7 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
       // A flood's last skipped lines are reported within a second even when no line follows it, so
       // the viewer's sampling notice lasts exactly as long as the sampling.
       const sampleReport = setInterval(startSecond, 1000);
-      const unsubscribe = deps.hub.subscribe(tail.principal.account, {
-        filters: tail.filters,
-        matches: tail.matches,
-        deliver(records, skipped = 0) {
+      const deliver = (records: Array<Record<string, unknown>>, skipped = 0) => {
           startSecond();
           dropped += skipped;
           const room = socket.bufferedAmount > MAX_BUFFERED_BYTES ? 0 : MAX_LINES_PER_SECOND - sentThisSecond;
@@ -95,15 +94,25 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
           dropped += records.length - batch.length;
           sentThisSecond += batch.length;
           if (batch.length) send({ e: 'logs', p: batch });
-        },
-      });
+      };
+      /**
+       * Subscribes with the opener's scope. A new scope is a new subscription (a new id), so the
+       * other nodes, which keep each tail's matcher by its id, hear of it with the next announcement.
+       */
+      let scope: AccessScope = tail.principal.scope;
+      const follow = () => deps.hub.subscribe(tail.principal.account, { filters: tail.filters, scope, matches: lineMatcher(tail.filters, scope), deliver });
+      let unsubscribe = follow();
       // Pings keep proxies from cutting an idle tail.
       const ping = setInterval(() => socket.ping(), PING_MS);
       const openedAt = Date.now();
       const credentialsCheck = setInterval(() => {
-        deps.auth.stillAuthorised(tail.principal, openedAt).then(
-          (authorised) => {
-            if (!authorised) socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+        deps.auth.current(tail.principal, openedAt).then(
+          (now) => {
+            if (!now) return socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+            if (sameScope(now.scope, scope) || socket.readyState !== socket.OPEN) return;
+            scope = now.scope;
+            unsubscribe();
+            unsubscribe = follow();
           },
           () => {
             // The configuration database did not answer: the tail stays open until it does.

@@ -8,5 +8,8 @@ import type { UsageReports } from './usage.js';
  * hosts by volume, and the retention in force (usage.ts).
  */
 export async function usageRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; usage: UsageReports }): Promise<void> {
-  app.get('/v1/usage', { config: { permission: 'read' } }, async (request) => deps.usage.report(await deps.auth.account(request), request.query as QueryParams));
+  app.get('/v1/usage', { config: { permission: 'read' } }, async (request) => {
+    const { account, scope } = await deps.auth.principal(request);
+    return deps.usage.report(account, request.query as QueryParams, scope);
+  });
 }

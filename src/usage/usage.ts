@@ -1,3 +1,5 @@
+import type { AccessScope } from '../query/access-scope.js';
+import { compileQuery } from '../query/compile.js';
 import type { LogStore } from '../store/log-store.js';
 import type { UsageReport } from '../wire/types.js';
 import { type RetentionInForce, retainedFrom } from '../retention/policy.js';
@@ -24,15 +26,16 @@ export class UsageReports {
 
   /**
    * `query` holds from and to as the read APIs take them (Unix seconds or ms), both optional: by
-   * default, all the organisation keeps, up to now. Bad values throw the catalogue's 400.
+   * default, all the organisation keeps, up to now. Bad values throw the catalogue's 400. A reader
+   * with an access scope is told only of the lines inside it (operators, and keys, pass null).
    */
-  async report(account: string, query: QueryParams): Promise<UsageReport> {
+  async report(account: string, query: QueryParams, scope: AccessScope): Promise<UsageReport> {
     const retention = await this.retention(account);
     const now = this.now();
     const keptFrom = retainedFrom(retention.retentionDays, now);
     const range = parseTimeRange(query, { fromMs: keptFrom, toMs: now });
     const from = Math.max(range.fromMs, keptFrom);
-    const usage = await this.store.usage(account, from, range.toMs, USAGE_TOP);
+    const usage = await this.store.usage(account, from, range.toMs, USAGE_TOP, compileQuery('', scope));
     return {
       account,
       from,

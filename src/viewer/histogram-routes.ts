@@ -13,9 +13,9 @@ const MAX_BUCKETS = 1000;
  */
 export async function histogramRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
   app.get('/v1/histogram', { config: { permission: 'read' } }, async (request): Promise<HistogramResponse> => {
-    const account = await deps.auth.account(request);
+    const { account, scope } = await deps.auth.principal(request);
     const query = request.query as QueryParams;
-    const filter = parseLineFilter(query);
+    const filter = parseLineFilter(query, scope);
     const count = countParam(query, 'buckets', DEFAULT_BUCKETS, MAX_BUCKETS);
     const bucketMs = Math.max(1, Math.ceil((filter.toMs - filter.fromMs + 1) / count));
     const buckets: HistogramBucket[] = Array.from({ length: count }, (_, index) => ({

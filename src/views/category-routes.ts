@@ -28,13 +28,13 @@ export async function categoryRoutes(app: FastifyInstance, deps: ViewRoutesDeps)
     return category;
   });
 
-  app.post<{ Params: Params }>('/v1/config/categories/:type', { config: { permission: 'write' } }, async (request) => {
+  app.post<{ Params: Params }>('/v1/config/categories/:type', { config: { permission: 'write', audit: 'category' } }, async (request) => {
     const account = await auth.account(request);
     const type = categoryType(request.params.type);
     return await categories.create(account, type, validate<{ name: string }>(nameSchema, request.body).name);
   });
 
-  app.put<{ Params: Params }>('/v1/config/categories/:type/:id', { config: { permission: 'write' } }, async (request) => {
+  app.put<{ Params: Params }>('/v1/config/categories/:type/:id', { config: { permission: 'write', audit: 'category' } }, async (request) => {
     const account = await auth.account(request);
     const type = categoryType(request.params.type);
     const renamed = await categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
@@ -42,7 +42,7 @@ export async function categoryRoutes(app: FastifyInstance, deps: ViewRoutesDeps)
     return renamed;
   });
 
-  app.delete<{ Params: Params }>('/v1/config/categories/:type/:id', { config: { permission: 'write' } }, async (request) => {
+  app.delete<{ Params: Params }>('/v1/config/categories/:type/:id', { config: { permission: 'write', audit: 'category' } }, async (request) => {
     if (!(await categories.delete(await auth.account(request), categoryType(request.params.type), request.params.id))) {
       throw errors.notFound();
     }

@@ -34,13 +34,13 @@ export async function presetRoutes(app: FastifyInstance, deps: ViewRoutesDeps): 
     return forRead(preset);
   });
 
-  app.post('/v1/config/presetalert', { config: { permission: 'write' } }, async (request) => {
+  app.post('/v1/config/presetalert', { config: { permission: 'write', audit: 'presetalert' } }, async (request) => {
     const account = await auth.account(request);
     const { name, channels } = readBody(request);
     return forWrite(await presets.create(account, name, channels));
   });
 
-  app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'write' } }, async (request) => {
+  app.put<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'write', audit: 'presetalert' } }, async (request) => {
     const account = await auth.account(request);
     const existing = await presets.get(account, request.params.presetid);
     if (!existing) throw errors.notFound();
@@ -50,7 +50,7 @@ export async function presetRoutes(app: FastifyInstance, deps: ViewRoutesDeps): 
     return forWrite(replaced);
   });
 
-  app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'write' } }, async (request) => {
+  app.delete<{ Params: { presetid: string } }>('/v1/config/presetalert/:presetid', { config: { permission: 'write', audit: 'presetalert' } }, async (request) => {
     if (!(await presets.delete(await auth.account(request), request.params.presetid))) throw errors.notFound();
     return { deleted: true };
   });

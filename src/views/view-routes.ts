@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../http/errors.js';
+import type { AccessScope } from '../query/access-scope.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from './channels.js';
 import { channelWarnings } from './channel-warnings.js';
@@ -41,7 +42,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
   const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
-  const readBody = async (account: string, request: FastifyRequest, previous: Channel[] = []) => {
+  const readBody = async (account: string, scope: AccessScope, request: FastifyRequest, previous: Channel[] = []) => {
     const raw = request.body as Record<string, unknown> | undefined;
     const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels(raw.channels) } : raw;
     // An empty query or list filters nothing, so it does not count towards "at least one of".
@@ -73,6 +74,8 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
       categoryIds: await categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
       presetid: body.presetid ?? null,
       channels: withAlertIds(body.channels ?? [], previous),
+      // Whoever saves a view lends it their scope: its alerts never count or send what they cannot see.
+      accessScope: scope,
     };
   };
 
@@ -119,21 +122,21 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     return { ...(await present(view, 'write')), ...(warnings.length ? { warnings } : {}) };
   };
 
-  app.post('/v1/config/view', { config: { permission: 'write' } }, async (request) => {
-    const account = await auth.account(request);
-    return saved(await views.create(account, await readBody(account, request)));
+  app.post('/v1/config/view', { config: { permission: 'write', audit: 'view' } }, async (request) => {
+    const { account, scope } = await auth.principal(request);
+    return saved(await views.create(account, await readBody(account, scope, request)));
   });
 
-  app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write' } }, async (request) => {
-    const account = await auth.account(request);
+  app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write', audit: 'view' } }, async (request) => {
+    const { account, scope } = await auth.principal(request);
     const existing = await views.get(account, request.params.viewid);
     if (!existing) throw errors.nothingToConfigure();
-    const replaced = await views.replace(account, request.params.viewid, await readBody(account, request, existing.channels));
+    const replaced = await views.replace(account, request.params.viewid, await readBody(account, scope, request, existing.channels));
     if (!replaced) throw errors.nothingToConfigure();
     return saved(replaced);
   });
 
-  app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write' } }, async (request) => {
+  app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write', audit: 'view' } }, async (request) => {
     const account = await auth.account(request);
     if (!(await views.delete(account, request.params.viewid))) throw errors.notFound();
     return { deleted: true };

@@ -1,4 +1,5 @@
 import { Listeners } from '../lib/listeners.js';
+import type { AccessScope } from '../query/access-scope.js';
 import type { Channel } from './channels.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { ConfigTables } from '../repository/tables.js';
@@ -23,6 +24,8 @@ export interface View {
   presetid: string | null;
   /** The view's own channels (view-specific alerts); a preset's channels live on the preset. */
   channels: Channel[];
+  /** The access scope of the member who last saved it: its alerts count and send only lines inside it. */
+  accessScope: AccessScope;
   _created: string;
   _modified: string;
 }
@@ -33,6 +36,7 @@ export interface ViewInput {
   categoryIds: string[];
   presetid: string | null;
   channels: Channel[];
+  accessScope: AccessScope;
 }
 
 const fromRow = (row: ConfigTables['views']): View => ({
@@ -43,6 +47,7 @@ const fromRow = (row: ConfigTables['views']): View => ({
   categoryIds: JSON.parse(row.category_ids),
   presetid: row.presetid,
   channels: JSON.parse(row.channels),
+  accessScope: row.access_scope === null ? null : JSON.parse(row.access_scope),
   _created: row.created_at,
   _modified: row.modified_at,
 });
@@ -111,4 +116,5 @@ const columns = (input: ViewInput) => ({
   category_ids: JSON.stringify(input.categoryIds),
   presetid: input.presetid,
   channels: JSON.stringify(input.channels),
+  access_scope: input.accessScope === null ? null : JSON.stringify(input.accessScope),
 });

@@ -390,7 +390,7 @@ describe('line normalisation', () => {
     assert.equal(reply.status, 200);
     const rows = [];
     for await (const chunk of server.running.store.read(
-      { account: server.org.account, fromMs: 0, toMs: Date.now() + 86_400_000, condition: compileQuery(word) },
+      { account: server.org.account, fromMs: 0, toMs: Date.now() + 86_400_000, condition: compileQuery(word, null) },
       { prefer: 'head', limit: 10, chronological: true },
     )) {
       rows.push(...chunk);

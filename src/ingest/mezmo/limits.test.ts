@@ -118,7 +118,7 @@ describe('new meta fields per organisation per day (LOGSTEAD_MAX_META_FIELDS_PER
   async function metaIndexed(word: string): Promise<Array<[string, boolean]>> {
     const rows: Array<[string, boolean]> = [];
     for await (const chunk of server.running.store.read(
-      { account: org.account, fromMs: 0, toMs: Date.now() + 86_400_000, condition: compileQuery(word) },
+      { account: org.account, fromMs: 0, toMs: Date.now() + 86_400_000, condition: compileQuery(word, null) },
       { prefer: 'head', limit: 100, chronological: true },
     )) {
       rows.push(...chunk.map((row): [string, boolean] => [row.line.split(' ')[0], row.meta_indexed]));
