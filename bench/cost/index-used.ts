@@ -26,7 +26,7 @@ for (const variant of ['schema.ts today', 'notEmpty(fields) in the index express
   await executor.exec(
     `INSERT INTO ${LOGS_TABLE} (account, ts, id, line) SELECT 'a', now64(3), number, if(number % 20 = 0, concat('foo timeout ', toString(number)), concat('bar baz ', hex(number))) FROM numbers(${ROWS})`,
   );
-  const condition = compileQuery('timeout')!;
+  const condition = compileQuery('timeout', null)!;
   const plan = (await executor.rows<Record<string, string>>(`EXPLAIN indexes = 1 SELECT count() FROM ${LOGS_TABLE} WHERE ${condition.sql}`, condition.params))
     .map((row) => Object.values(row)[0])
     .join('\n');

@@ -22,7 +22,7 @@ const likeContaining = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/
  * Logstead's: `segfault` would no longer find `segfaults`), to show what that meaning would buy.
  */
 export function conditionFor(index: SearchIndex, query: string, needles: Needles, wholeTokens = false): SqlCondition {
-  if (index.kind === 'text') return compileQuery(query)!;
+  if (index.kind === 'text') return compileQuery(query, null)!;
   const params: Record<string, unknown> = {};
   let next = 0;
   const bind = (value: unknown, type: string) => {

@@ -58,7 +58,7 @@ async function timeApi(url: string, key: string, item: Case, from: number, to: n
 }
 
 async function timeEngine(store: LogStore, account: string, item: Case, from: number, to: number): Promise<number> {
-  const filter: LineFilter = { account, fromMs: from, toMs: to, condition: compileQuery(item.params.query ?? '') };
+  const filter: LineFilter = { account, fromMs: from, toMs: to, condition: compileQuery(item.params.query ?? '', null) };
   const started = performance.now();
   if (item.kind === 'histogram') {
     await store.histogram(filter, Math.ceil((to - from + 1) / Number(item.params.buckets)));
