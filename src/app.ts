@@ -24,6 +24,7 @@ import { startNotify } from './notify/start.js';
 import { startPeople } from './people/start.js';
 import { startRepository } from './repository/start.js';
 import { startRetentionPolicy, startRetentionSchedule } from './retention/start.js';
+import type { ConfigKysely } from './repository/open.js';
 import type { Settings } from './settings.js';
 import type { LogStore } from './store/log-store.js';
 import { startStore } from './store/start.js';
@@ -44,6 +45,8 @@ export interface RunningLogstead {
   /** The alert evaluator, so tests with an injected clock can close windows on demand. */
   alerts: AlertEvaluator;
   outbox: Outbox;
+  /** The configuration database, for tools and tests that work beside the server (member links). */
+  db: ConfigKysely;
   /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
   close(): Promise<void>;
 }
@@ -102,7 +105,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const server = await started.add(web.serve({ routes: started.routes(), node: nodeSlot, whenListening, guards }));
 
     let closing: Promise<void> | undefined;
-    return { app: web.app, url: server.url, store, accounts, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, close: () => (closing ??= closeAll()) };
+    return { app: web.app, url: server.url, store, accounts, db, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, close: () => (closing ??= closeAll()) };
   } catch (error) {
     await closeAll();
     throw error;

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { type RunningLogstead, type StartOptions, startLogstead } from '../app.js';
 import type { Accounts, NewAccount } from '../accounts/accounts.js';
 import { loadSettings } from '../settings.js';
+import type { Role } from '../http/permissions.js';
+import { addMember } from '../people/member-command.js';
+import { Members } from '../people/members.js';
 import { testEngineEnv } from './log-engine.js';
 import { dropTestPostgres, testConfigDialect, testConfigEnv } from './config-database.js';
 
@@ -17,6 +20,11 @@ export interface TestServer {
   org: NewAccount;
   /** Creates another organisation through the real config store. */
   createOrg(name: string): Promise<NewAccount>;
+  /**
+   * A member of `account` (default: the first organisation) with this role and groups and a
+   * password, signed in: the session cookie and CSRF token, as the viewer holds them.
+   */
+  signInAs(email: string, role: Role, options?: { account?: string; groups?: string[]; password?: string }): Promise<MemberSession>;
   /** Works on the organisations and keys through the running server's own configuration store. */
   withAccounts<T>(work: (accounts: Accounts) => T | Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -46,6 +54,17 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     org: running.firstStart,
     withAccounts,
     createOrg: (name) => withAccounts((accounts) => accounts.createAccount(name)),
+    async signInAs(email, role, options = {}) {
+      const account = options.account ?? server.org.account;
+      const password = options.password ?? `password of ${email}`;
+      const { link } = await addMember(running.db, { account, email, role }, { publicUrl: running.url, inviteHours: 1 });
+      if (options.groups) await new Members(running.db).update(account, email, { groups: options.groups });
+      const token = new URL(link).searchParams.get('token')!;
+      const reply = await request(`${running.url}/api/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password }) });
+      if (reply.status !== 200) throw new Error(`signing in as ${email} failed: ${reply.status} ${reply.text}`);
+      const cookie = (reply.headers.get('set-cookie') ?? '').split(';')[0];
+      return { email, role, account, password, cookie, csrf: reply.json.csrfToken, headers: (write = false) => ({ cookie, ...(write ? { 'x-csrf-token': reply.json.csrfToken } : {}) }) };
+    },
     async close() {
       await running.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -53,6 +72,19 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     },
   };
   return server;
+}
+
+/** A member signed in through the real password flow (TestServer.signInAs). */
+export interface MemberSession {
+  email: string;
+  role: Role;
+  account: string;
+  password: string;
+  /** `logstead_session=...`, for a Cookie header. */
+  cookie: string;
+  csrf: string;
+  /** The Cookie header, and with `write` the x-csrf-token a state-changing call needs. */
+  headers(write?: boolean): Record<string, string>;
 }
 
 export interface Reply {
