@@ -30,9 +30,19 @@ export async function ingestLines(server: TestServer, lines: Array<Record<string
   assert.equal(reply.status, 200, reply.text);
 }
 
+/** Signs in on the sign-in page with a service key, its secondary way in (the e-mail and password form comes first). */
 export async function signIn(server: TestServer, target: Page, key: string) {
   await target.goto(server.url);
+  await target.click('[data-testid=use-service-key]');
   await target.fill('[data-testid=service-key]', key);
+  await target.click('button[type=submit]');
+}
+
+/** Signs in on the sign-in page with a member's e-mail and password. */
+export async function signInWithPassword(server: TestServer, target: Page, email: string, password: string) {
+  await target.goto(server.url);
+  await target.fill('[data-testid=email]', email);
+  await target.fill('[data-testid=password]', password);
   await target.click('button[type=submit]');
 }
 

@@ -54,6 +54,7 @@ async function shot(name: string) {
 
 async function signIn(target: Page, key: string) {
   await target.goto(server.url);
+  await target.click('[data-testid=use-service-key]'); // the secondary way in: e-mail and password come first
   await target.fill('[data-testid=service-key]', key);
   await target.click('button[type=submit]');
 }
@@ -368,8 +369,8 @@ describe('the viewer in Chromium', { skip: browserMissing() }, () => {
     const other = await page.context().newPage();
     await other.goto(server.url);
     await other.getByRole('button', { name: 'Sign out' }).click();
-    await other.locator('[data-testid=service-key]').waitFor();
-    await page.locator('[data-testid=service-key]').waitFor({ timeout: 10_000 });
+    await other.locator('[data-testid=email]').waitFor();
+    await page.locator('[data-testid=email]').waitFor({ timeout: 10_000 });
     await other.close();
   });
 

@@ -15,7 +15,10 @@ import { useKeyboard } from './search/useKeyboard.js';
 import { useResults } from './search/useResults.js';
 import { useSearchState } from './search/useSearchState.js';
 import { useSelection } from './search/useSelection.js';
-import { SessionControls } from './session/SessionControls.js';
+import { type SidePage, SessionControls } from './session/SessionControls.js';
+import { mayEdit } from './session/roles.js';
+import { PeoplePage } from './people/PeoplePage.js';
+import { AuditPage } from './audit/AuditPage.js';
 import { ZoneContext, useZoneChoice } from './shared/time-zone.js';
 import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
@@ -38,7 +41,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const live = useLiveLines(state.live && !queryError, filters, results.live);
   const { zone, setZone } = useZoneChoice();
   const [context, setContext] = useState<LogLine | null>(null);
-  const [usage, setUsage] = useState(false);
+  const [page, setPage] = useState<SidePage | null>(null);
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const fields = useFieldNames(lines);
@@ -60,7 +63,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           <TimeRangePicker range={state.range} from={filters.from} to={filters.to} onChange={(change) => update(change)} />
           <LiveToggle on={state.live} status={live.status} onChange={(on) => update(liveChange(on, state.range))} />
           <ExportMenu filters={filters} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
-          <SessionControls session={session} zone={zone} onZone={setZone} onSignOut={onSignOut} onUsage={() => setUsage(true)} />
+          <SessionControls session={session} zone={zone} onZone={setZone} onSignOut={onSignOut} onPage={setPage} />
         </header>
         <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
         <SearchNotes query={state.q} fields={fields} failed={!!queryError} />
@@ -73,6 +76,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
               onEdit={(view) => setEditor(view)}
               onDelete={(view) => config.remove(view, () => state.view === view.viewid && update({ view: '' }))}
               onNew={() => setEditor('new')}
+              editable={mayEdit(session)}
             />
             <FilterMenus facets={results.facets} selected={state} onChange={(kind, values) => update({ [kind]: values })} />
           </aside>
@@ -92,8 +96,10 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           />
         </div>
         {context && <ContextPanel line={context} onClose={() => setContext(null)} />}
-        {usage && <UsagePage onClose={() => setUsage(false)} />}
-        {editor && (
+        {page === 'usage' && <UsagePage onClose={() => setPage(null)} />}
+        {page === 'people' && <PeoplePage session={session} onClose={() => setPage(null)} />}
+        {page === 'audit' && <AuditPage onClose={() => setPage(null)} />}
+        {editor && mayEdit(session) && (
           <ViewEditor
             view={editor === 'new' ? null : editor}
             search={searchToSave(state, editor === 'new' ? null : editor)}

@@ -49,13 +49,47 @@ describe('the requests the app makes', () => {
     assert.equal(api.usage.request(5, 9).path, '/v1/usage?from=5&to=9');
   });
 
+  test('sign-in, one-time links, members, groups, scope counts and the audit trail', () => {
+    assert.deepEqual(api.signInOptions.request(), { method: 'GET', path: '/api/sign-in' });
+    assert.deepEqual(api.signInWithPassword.request('a@example.com', 'pw'), { method: 'POST', path: '/api/session', body: { email: 'a@example.com', password: 'pw' } });
+    assert.deepEqual(api.requestPasswordReset.request('a@example.com'), { method: 'POST', path: '/api/password/reset', body: { email: 'a@example.com' } });
+    assert.equal(api.passwordLink.request('t+/=').path, '/api/password?token=t%2B%2F%3D');
+    assert.deepEqual(api.choosePassword.request('t', 'pw'), { method: 'POST', path: '/api/password', body: { token: 't', password: 'pw' } });
+    assert.deepEqual(api.choosePassword.request('t', 'pw', 'o@example.com').body, { token: 't', password: 'pw', email: 'o@example.com' }, "the owner link's e-mail");
+    assert.deepEqual(api.members.request(), { method: 'GET', path: '/v1/config/members' });
+    assert.deepEqual(api.inviteMember.request({ email: 'b@example.com', role: 'member', groups: ['g1'] }), {
+      method: 'POST',
+      path: '/v1/config/members',
+      body: { email: 'b@example.com', role: 'member', groups: ['g1'] },
+    });
+    assert.deepEqual(api.updateMember.request('b+x@example.com', { role: 'readonly' }), { method: 'PUT', path: '/v1/config/members/b%2Bx%40example.com', body: { role: 'readonly' } });
+    assert.deepEqual(api.removeMember.request('b@example.com'), { method: 'DELETE', path: '/v1/config/members/b%40example.com' });
+    assert.deepEqual(api.groups.request(), { method: 'GET', path: '/v1/config/groups' });
+    assert.deepEqual(api.createGroup.request({ name: 'Ops', access_scopes: 'app:ops' }), { method: 'POST', path: '/v1/config/groups', body: { name: 'Ops', access_scopes: 'app:ops' } });
+    assert.deepEqual(api.updateGroup.request('g1', { name: 'Ops', access_scopes: ['a', 'b'] }), { method: 'PATCH', path: '/v1/config/groups/g1', body: { name: 'Ops', access_scopes: ['a', 'b'] } });
+    assert.deepEqual(api.deleteGroup.request('g1'), { method: 'DELETE', path: '/v1/config/groups/g1' });
+    assert.equal(api.lineCount.request('app:ops', 5, 9).path, '/v1/histogram?from=5&to=9&buckets=1&query=app%3Aops');
+    assert.equal(api.lineCount.request('', 5, 9).path, '/v1/histogram?from=5&to=9&buckets=1', 'every line');
+    assert.equal(api.audit.request({}).path, '/v1/config/audit?limit=50');
+    assert.equal(api.audit.request({ actor: 'a@example.com', resource: 'group' }, '42').path, '/v1/config/audit?limit=50&actor=a%40example.com&resource=group&next=42');
+  });
+
   test("live tail's socket is on the page's host, wss under https, with the search's filters", () => {
     assert.equal(tailSocketUrl(none, { protocol: 'http:', host: 'logs.example:8080' }), 'ws://logs.example:8080/ws/tail?');
     assert.equal(tailSocketUrl(some, { protocol: 'https:', host: 'logs.example' }), 'wss://logs.example/ws/tail?q=level%3Aerror+%22timed+out%22&hosts=web-1%2Cweb-2&apps=api&tags=prod');
   });
 
   test('every path the app calls is under a prefix the development proxy forwards', () => {
-    const paths = [api.page.request(none, 1).path, api.usage.request(1, 2).path, api.session.request().path, api.views.request().path, new URL(tailSocketUrl(none, { protocol: 'http:', host: 'h' })).pathname];
+    const paths = [
+      api.page.request(none, 1).path,
+      api.usage.request(1, 2).path,
+      api.session.request().path,
+      api.views.request().path,
+      api.signInOptions.request().path,
+      api.passwordLink.request('t').path,
+      api.members.request().path,
+      api.audit.request({}).path,
+      new URL(tailSocketUrl(none, { protocol: 'http:', host: 'h' })).pathname];
     for (const path of paths) assert.ok(SERVER_PREFIXES.some((prefix) => path.startsWith(`${prefix}/`)), path);
   });
 
@@ -106,13 +140,16 @@ describe('sending', () => {
     await assert.rejects(send({ method: 'GET', path: '/v1/usage' }), (error: unknown) => error instanceof ApiError && error.body.error === 'Service Unavailable');
   });
 
-  test('a 401 signs the app out, except from the session call itself (a wrong key at sign-in)', async () => {
+  test('a 401 signs the app out, except from the sign-in calls themselves (a wrong key or password)', async () => {
     let signedOut = 0;
     const stop = onSignedOut(() => signedOut++);
     answer = () => Response.json({ error: 'unauthorised' }, { status: 401 });
     await assert.rejects(api.views());
     assert.equal(signedOut, 1);
     await assert.rejects(api.signIn('wrong'));
+    await assert.rejects(api.signInWithPassword('a@example.com', 'wrong'));
+    await assert.rejects(api.passwordLink('t'));
+    await assert.rejects(api.choosePassword('t', 'pw'));
     await assert.rejects(api.session());
     assert.equal(signedOut, 1);
     stop();

@@ -45,12 +45,93 @@ export type {
   Volume,
 } from '../../wire/types.js';
 
-/** GET, POST and DELETE /api/session: who is signed in, and the token their writes carry. */
+/** A member's role, as Mezmo names them; a service key's session holds `owner`. */
+export type Role = 'owner' | 'admin' | 'member' | 'readonly';
+
+/** GET, POST and DELETE /api/session (and POST /api/password): who is signed in, and the token their writes carry. */
 export interface Session {
   account: string;
+  /** The organisation's name. */
   name: string;
+  /** The member's e-mail; null for a service key's session. */
+  email?: string | null;
+  role?: Role;
+  /** Whether the member's groups limit which lines they see. */
+  scoped?: boolean;
   csrfToken: string;
-  features?: { email: boolean };
+  features?: { email: boolean; sso?: boolean; keySignIn?: boolean };
+}
+
+/** GET /api/sign-in: the ways to sign in this server offers. */
+export interface SignInOptions {
+  password: boolean;
+  sso: boolean;
+  serviceKey: boolean;
+}
+
+/** GET /api/password?token=: what a one-time link is for. */
+export interface PasswordLink {
+  purpose: 'invite' | 'reset' | 'owner';
+  email: string | null;
+  organisation: string;
+  /** Unix ms. */
+  expires: number;
+}
+
+// The people APIs' answers are not in src/wire/types.ts (the server declares them in
+// src/people and src/audit); they are written here as those modules answer.
+
+/** An element of GET /v1/config/members. */
+export interface Member {
+  email: string;
+  role: Role;
+  /** Ids of the member's groups. */
+  groups: string[];
+  /** False until the member chooses a password (or signs in with single sign-on). */
+  active: boolean;
+  created: number;
+  modified: number;
+}
+
+/** POST /v1/config/members: the member, and what became of the invitation e-mail. */
+export interface InvitedMember extends Member {
+  invitation: { sent: boolean; detail: string };
+}
+
+/** An element of GET /v1/config/groups. */
+export interface Group {
+  id: string;
+  groupId: string;
+  name: string;
+  /** A search, or a list of searches (clients may send either), in the viewer's language. */
+  access_scopes: unknown;
+  /** Members' e-mails. */
+  members: string[];
+  created: number;
+  modified: number;
+}
+
+/** One change in GET /v1/config/audit. */
+export interface AuditRecord {
+  /** Unix ms. */
+  at: number;
+  actor: string;
+  address: string;
+  action: string;
+  resource: string;
+  id: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface AuditPage {
+  records: AuditRecord[];
+  next: string | null;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  resource?: string;
 }
 
 /** What a search asks for: the query, an absolute time range, and the menus' choices. */
@@ -80,7 +161,7 @@ export class ApiError extends Error {
 
 /** A call to the server, described: `send` makes it, and tests read it. */
 export interface ApiRequest<T> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
   /** Never set: carries the answer's type. */
@@ -135,6 +216,9 @@ export function requestInit(request: ApiRequest<unknown>, token: string): Reques
   return { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), credentials: 'same-origin' };
 }
 
+/** Calls whose 401 means "not these credentials", not "your session ended". */
+const SIGNING_IN = [SESSION, '/api/password'];
+
 export async function send<T>(request: ApiRequest<T>): Promise<T> {
   const response = await fetch(request.path, requestInit(request, csrfToken));
   const text = await response.text();
@@ -145,7 +229,7 @@ export async function send<T>(request: ApiRequest<T>): Promise<T> {
     json = undefined;
   }
   if (!response.ok) {
-    if (response.status === 401 && request.path !== SESSION) announceSignedOut();
+    if (response.status === 401 && !SIGNING_IN.includes(request.path.split('?')[0])) announceSignedOut();
     throw new ApiError(response.status, (json as ApiErrorBody) ?? { error: text || response.statusText });
   }
   return json as T;
@@ -153,6 +237,9 @@ export async function send<T>(request: ApiRequest<T>): Promise<T> {
 
 const get = <T>(path: string): ApiRequest<T> => ({ method: 'GET', path });
 const post = <T>(path: string, body: unknown): ApiRequest<T> => ({ method: 'POST', path, body });
+const remove = (path: string): ApiRequest<unknown> => ({ method: 'DELETE', path });
+const member = (email: string) => `/v1/config/members/${encodeURIComponent(email)}`;
+const group = (groupId: string) => `/v1/config/groups/${encodeURIComponent(groupId)}`;
 
 /** An API call: call it to send the request, or read the request it sends with `.request`. */
 function endpoint<A extends unknown[], T>(build: (...args: A) => ApiRequest<T>) {
@@ -161,8 +248,38 @@ function endpoint<A extends unknown[], T>(build: (...args: A) => ApiRequest<T>) 
 
 export const api = {
   session: endpoint(() => get<Session>(SESSION)),
+  signInOptions: endpoint(() => get<SignInOptions>('/api/sign-in')),
   signIn: endpoint((serviceKey: string) => post<Session>(SESSION, { serviceKey })),
-  signOut: endpoint((): ApiRequest<unknown> => ({ method: 'DELETE', path: SESSION })),
+  signInWithPassword: endpoint((email: string, password: string) => post<Session>(SESSION, { email, password })),
+  signOut: endpoint(() => remove(SESSION)),
+  /** "Forgot your password?": the server answers the same whether or not the address is a member. */
+  requestPasswordReset: endpoint((email: string) => post<{ status: string; message: string }>('/api/password/reset', { email })),
+  passwordLink: endpoint((token: string) => get<PasswordLink>(`/api/password?token=${encodeURIComponent(token)}`)),
+  /** Spends a one-time link: sets the password (and, for the owner link, the e-mail) and signs in. */
+  choosePassword: endpoint((token: string, password: string, email?: string) => post<Session>('/api/password', { token, password, ...(email === undefined ? {} : { email }) })),
+
+  members: endpoint(() => get<Member[]>('/v1/config/members')),
+  inviteMember: endpoint((invite: { email: string; role: Role; groups: string[] }) => post<InvitedMember>('/v1/config/members', invite)),
+  updateMember: endpoint((email: string, change: { role?: Role; groups?: string[] }): ApiRequest<Member> => ({ method: 'PUT', path: member(email), body: change })),
+  removeMember: endpoint((email: string) => remove(member(email))),
+  groups: endpoint(() => get<Group[]>('/v1/config/groups')),
+  createGroup: endpoint((body: { name: string; access_scopes: string | string[] }) => post<Group>('/v1/config/groups', body)),
+  updateGroup: endpoint((groupId: string, body: { name: string; access_scopes: string | string[] }): ApiRequest<Group> => ({ method: 'PATCH', path: group(groupId), body })),
+  deleteGroup: endpoint((groupId: string) => remove(group(groupId))),
+  /** How many lines of a range match a search, as the signed-in person sees them (one bucket). */
+  lineCount: endpoint((query: string, from: number, to: number) => {
+    const params = new URLSearchParams({ from: String(from), to: String(to), buckets: '1' });
+    if (query) params.set('query', query);
+    return get<HistogramResponse>(`/v1/histogram?${params}`);
+  }),
+  /** A page of the audit trail, newest first; `next` from the previous page asks for the one after. */
+  audit: endpoint((filter: AuditFilter, next?: string) => {
+    const params = new URLSearchParams({ limit: '50' });
+    if (filter.actor) params.set('actor', filter.actor);
+    if (filter.resource) params.set('resource', filter.resource);
+    if (next) params.set('next', next);
+    return get<AuditPage>(`/v1/config/audit?${params}`);
+  }),
 
   /** The newest page of a search's lines, or the page older than `cursor`. */
   page: endpoint((filters: Filters, size: number, cursor?: string) =>
@@ -181,7 +298,7 @@ export const api = {
   saveView: endpoint((viewid: string | undefined, body: ViewBody): ApiRequest<SavedView> =>
     viewid ? { method: 'PUT', path: `/v1/config/view/${viewid}`, body } : post<SavedView>('/v1/config/view', body),
   ),
-  deleteView: endpoint((viewid: string): ApiRequest<unknown> => ({ method: 'DELETE', path: `/v1/config/view/${viewid}` })),
+  deleteView: endpoint((viewid: string) => remove(`/v1/config/view/${viewid}`)),
   presets: endpoint(() => get<Preset[]>('/v1/config/presetalert')),
   categories: endpoint(() => get<Array<{ name: string }>>('/v1/config/categories/views')),
   createCategory: endpoint((name: string) => post<unknown>('/v1/config/categories/views', { name })),

@@ -1,18 +1,23 @@
 import { type Session, api } from '../api-client/client.js';
 import { type Zone, zoneOf } from '../shared/time-formats.js';
+import { mayAdminister, signedInAs } from './roles.js';
 import { useTheme } from './useTheme.js';
+
+/** The pages the top bar opens over the viewer. */
+export type SidePage = 'usage' | 'people' | 'audit';
 
 interface Props {
   session: Session;
   zone: Zone;
   onZone: (zone: Zone) => void;
   onSignOut: () => void;
-  onUsage: () => void;
+  onPage: (page: SidePage) => void;
 }
 
-/** The reader's own settings (time zone, theme) and session, at the end of the top bar. */
-export function SessionControls({ session, zone, onZone, onSignOut, onUsage }: Props) {
+/** The reader's own settings (time zone, theme), the organisation's pages and who is signed in, at the end of the top bar. */
+export function SessionControls({ session, zone, onZone, onSignOut, onPage }: Props) {
   const { theme, toggle } = useTheme();
+  const role = session.role ?? 'owner';
   return (
     <>
       <select aria-label="Time zone" value={zone} onChange={(e) => onZone(zoneOf(e.target.value))} data-testid="time-zone">
@@ -22,11 +27,25 @@ export function SessionControls({ session, zone, onZone, onSignOut, onUsage }: P
       <button type="button" onClick={toggle} aria-label="Switch theme" data-testid="theme" data-theme={theme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
         {theme === 'dark' ? '☀' : '☾'}
       </button>
-      <button type="button" onClick={onUsage} data-testid="usage">
+      <button type="button" onClick={() => onPage('usage')} data-testid="usage">
         Usage
       </button>
-      <span className="muted" title={session.account}>
-        {session.name}
+      {mayAdminister(session) && (
+        <>
+          <button type="button" onClick={() => onPage('people')} data-testid="people">
+            Members and groups
+          </button>
+          <button type="button" onClick={() => onPage('audit')} data-testid="audit">
+            Audit
+          </button>
+        </>
+      )}
+      <span className="who" title={`Organisation: ${session.name || session.account}${session.scoped ? '. Your groups limit which lines you see.' : ''}`}>
+        <span data-testid="signed-in-as">{signedInAs(session)}</span>{' '}
+        <span className="role" data-testid="role">
+          {role}
+        </span>
+        {session.scoped && <span className="muted"> (scoped)</span>}
       </span>
       <button
         type="button"

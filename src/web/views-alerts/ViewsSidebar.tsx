@@ -7,10 +7,12 @@ interface Props {
   onEdit: (view: View) => void;
   onDelete: (view: View) => void;
   onNew: () => void;
+  /** False for a readonly member: no control to save, edit or delete a view (the server would refuse). */
+  editable: boolean;
 }
 
 /** Saved views, grouped by category; a bell marks views with alerts. */
-export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew }: Props) {
+export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew, editable }: Props) {
   const groups = new Map<string, View[]>();
   // A view with several categories is listed under each.
   for (const view of views) {
@@ -21,11 +23,13 @@ export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew }
     <nav className="views" aria-label="Views">
       <div className="views-header">
         <h2>Views</h2>
-        <button type="button" onClick={onNew} data-testid="save-view">
-          Save search
-        </button>
+        {editable && (
+          <button type="button" onClick={onNew} data-testid="save-view">
+            Save search
+          </button>
+        )}
       </div>
-      {views.length === 0 && <p className="muted">Save a search to keep it here.</p>}
+      {views.length === 0 && <p className="muted">{editable ? 'Save a search to keep it here.' : 'No saved views yet.'}</p>}
       {names.map((name) => (
         <section key={name}>
           <h3>{name}</h3>
@@ -41,12 +45,16 @@ export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew }
                     </svg>
                   )}
                 </button>
-                <button type="button" className="icon" aria-label={`Edit ${view.name}`} onClick={() => onEdit(view)}>
-                  ✎
-                </button>
-                <button type="button" className="icon" aria-label={`Delete ${view.name}`} onClick={() => onDelete(view)}>
-                  ×
-                </button>
+                {editable && (
+                  <>
+                    <button type="button" className="icon" aria-label={`Edit ${view.name}`} onClick={() => onEdit(view)}>
+                      ✎
+                    </button>
+                    <button type="button" className="icon" aria-label={`Delete ${view.name}`} onClick={() => onDelete(view)}>
+                      ×
+                    </button>
+                  </>
+                )}
               </li>
             ))}
           </ul>
