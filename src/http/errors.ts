@@ -112,6 +112,49 @@ export const errors = {
   /** A one-time link (invitation, password reset) that was used or has expired. */
   linkGone: (message: string) => new ApiError(410, envelope(message, 'Gone')),
   downloadExpired: () => new ApiError(410, envelope('This download link has expired; export the lines again.', 'Gone')),
+
+  // Single sign-on (src/people/sso): a person reads these on a page after the identity provider
+  // sent them back, so each says what went wrong and that nobody was signed in.
+  ssoNotConfigured: () =>
+    new ApiError(404, envelope('Single sign-on is not configured on this server (LOGSTEAD_OIDC_ISSUER is not set); sign in with your e-mail and password.', 'NotFound')),
+  ssoProviderUnreachable: (issuer: string) =>
+    new ApiError(502, envelope(`The identity provider (${issuer}) could not be reached or did not answer as an OpenID provider; try again later, or ask an admin to check LOGSTEAD_OIDC_ISSUER.`, 'BadGateway')),
+  ssoAttemptUnknown: () =>
+    new ApiError(
+      400,
+      envelope(
+        'This sign-in was not started in this browser, or it was already used, or it is older than 10 minutes. Nobody was signed in; start again from the sign-in page.',
+        'BadRequest',
+      ),
+    ),
+  ssoStateMismatch: () =>
+    new ApiError(400, envelope('The answer from the identity provider does not belong to the sign-in this browser started (state mismatch). Nobody was signed in.', 'BadRequest')),
+  ssoNonceMismatch: () =>
+    new ApiError(401, envelope('The ID token does not belong to the sign-in this browser started (nonce mismatch). Nobody was signed in.', 'Unauthorized')),
+  ssoIssuerMismatch: () =>
+    new ApiError(401, envelope('The answer came from another identity provider than the one this server trusts (issuer mismatch). Nobody was signed in.', 'Unauthorized')),
+  ssoAudienceMismatch: () =>
+    new ApiError(401, envelope('The ID token was issued for another application, not for this server (audience mismatch). Nobody was signed in.', 'Unauthorized')),
+  /** A check of the provider's answer that has no words of its own; `detail` is openid-client's. */
+  ssoCheckFailed: (detail: string) =>
+    new ApiError(401, envelope(`The identity provider's answer failed a check (${detail}). Nobody was signed in.`, 'Unauthorized')),
+  /** The provider sent the person back with an error (they cancelled, or it refused them). */
+  ssoProviderRefused: (error: string, description: string | undefined) =>
+    new ApiError(401, envelope(`The identity provider did not sign you in (${error}${description ? `: ${description}` : ''}). Nobody was signed in.`, 'Unauthorized')),
+  /** The provider would not exchange the sign-in code for tokens (used, expired, or issued to another client). */
+  ssoCodeRefused: (error: string, description: string | undefined) =>
+    new ApiError(401, envelope(`The identity provider refused this sign-in's code (${error}${description ? `: ${description}` : ''}). Nobody was signed in; start again.`, 'Unauthorized')),
+  ssoEmailMissing: () =>
+    new ApiError(403, envelope('The identity provider did not give an e-mail address for your account, and Logstead knows its people by e-mail. Nobody was signed in.', 'Forbidden')),
+  ssoEmailUnverified: (email: string) =>
+    new ApiError(403, envelope(`The identity provider says ${email} is not verified; verify it there, then sign in again. Nobody was signed in.`, 'Forbidden')),
+  ssoNotAllowed: (email: string) =>
+    new ApiError(
+      403,
+      envelope(`${email} is not a member of any organisation here, and its domain is not one whose people may join by themselves (LOGSTEAD_OIDC_DOMAINS). Ask an admin to invite you.`, 'Forbidden'),
+    ),
+  ssoNoOrganisation: (account: string) =>
+    new ApiError(403, envelope(`New people would join the organisation "${account}" (LOGSTEAD_OIDC_ACCOUNT), but it does not exist or is not active. Ask an admin to fix the setting.`, 'Forbidden')),
 } as const;
 
 /**

@@ -14,8 +14,8 @@ export interface TestServer {
   url: string;
   dataDir: string;
   running: RunningLogstead;
-  /** Stops the server cleanly and starts it again on the same data directory. */
-  restart(): Promise<void>;
+  /** Stops the server cleanly and starts it again on the same data directory, with `env` added to its settings when given. */
+  restart(env?: Record<string, string>): Promise<void>;
   /** The organisation created on first start. */
   org: NewAccount;
   /** Creates another organisation through the real config store. */
@@ -37,7 +37,8 @@ export interface TestServer {
  */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
-  const settings = loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...(await testEngineEnv(dataDir)), ...(await testConfigEnv(dataDir)), ...env });
+  const startEnv = { LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...(await testEngineEnv(dataDir)), ...(await testConfigEnv(dataDir)), ...env };
+  let settings = loadSettings(startEnv);
   let running = await startLogstead(settings, options);
   if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
   const withAccounts = async <T>(work: (accounts: Accounts) => T | Promise<T>): Promise<T> => work(running.accounts);
@@ -45,8 +46,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     url: running.url,
     dataDir,
     running,
-    async restart() {
+    async restart(changed) {
       await running.close();
+      // A setting that names something the first start created (an organisation's id) can only be given now.
+      if (changed) settings = loadSettings({ ...startEnv, ...changed });
       running = await startLogstead(settings, options);
       server.running = running;
       server.url = running.url;
