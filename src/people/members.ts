@@ -13,6 +13,8 @@ export interface MemberSummary {
   groups: string[];
   /** False until the member chooses a password or signs in with single sign-on. */
   active: boolean;
+  /** The last sign-in, Unix ms, or null. */
+  lastSignIn: number | null;
   created: number;
   modified: number;
 }
@@ -86,7 +88,7 @@ export class Members {
     const id = newId();
     try {
       await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('members').values({ id, account, email: normaliseEmail(input.email), role: input.role, password_hash: null, created_at: now, modified_at: now }).execute();
+        await trx.insertInto('members').values({ id, account, email: normaliseEmail(input.email), role: input.role, password_hash: null, signed_in_at: null, created_at: now, modified_at: now }).execute();
         await setGroups(trx, account, id, input.groups);
       });
     } catch (error) {
@@ -140,8 +142,13 @@ export class Members {
       return existing.id;
     }
     const id = newId();
-    await trx.insertInto('members').values({ id, account, email, role: 'owner', password_hash: passwordHash, created_at: now, modified_at: now }).execute();
+    await trx.insertInto('members').values({ id, account, email, role: 'owner', password_hash: passwordHash, signed_in_at: now, created_at: now, modified_at: now }).execute();
     return id;
+  }
+
+  /** Notes a sign-in (password or single sign-on): the member is active from then on. */
+  async signedIn(memberId: string, now = Date.now()): Promise<void> {
+    await this.db.updateTable('members').set({ signed_in_at: now }).where('id', '=', memberId).execute();
   }
 
   async setPassword(memberId: string, passwordHash: string, trx: ConfigKysely = this.db, now = Date.now()): Promise<void> {
@@ -215,5 +222,6 @@ async function setGroups(trx: ConfigKysely, account: string, memberId: string, g
 }
 
 function summary(row: ConfigTables['members'], groups: string[]): MemberSummary {
-  return { email: row.email, role: row.role, groups, active: row.password_hash !== null, created: Number(row.created_at), modified: Number(row.modified_at) };
+  const signedIn = row.signed_in_at === null ? null : Number(row.signed_in_at);
+  return { email: row.email, role: row.role, groups, active: row.password_hash !== null || signedIn !== null, lastSignIn: signedIn, created: Number(row.created_at), modified: Number(row.modified_at) };
 }

@@ -137,6 +137,7 @@ export async function passwordRoutes(app: FastifyInstance, deps: PasswordRouteDe
   });
 
   async function signIn(reply: FastifyReply, account: string, memberId: string) {
+    await members.signedIn(memberId);
     const { id, session } = await deps.sessions.create(account, { memberId });
     reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie(deps.secureCookies()), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
     const opened = await deps.auth.sessionPrincipal(id);

@@ -105,6 +105,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     if (candidates.length === 0) await verifyPassword(body.password, null);
     if (!match) throw await refused(request, body.email);
     await deps.audit.record(match.account, { actor: match.email, address: request.ip, action: 'session.sign-in', resource: 'session', id: match.email, before: null, after: { method: 'password' } });
+    await deps.members.signedIn(match.id);
     return started(reply, match.account, { memberId: match.id });
   });
 

@@ -184,6 +184,7 @@ const people: Step = ({ serial, ms }) => [
      email         TEXT NOT NULL,
      role          TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member', 'readonly')),
      password_hash TEXT,
+     signed_in_at  ${ms},
      created_at    ${ms} NOT NULL,
      modified_at   ${ms} NOT NULL,
      UNIQUE (account, email)

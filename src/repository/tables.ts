@@ -129,6 +129,8 @@ export interface ConfigTables {
     role: 'owner' | 'admin' | 'member' | 'readonly';
     /** scrypt (people/passwords.ts); null until the member chooses one (or signs in only with SSO). */
     password_hash: string | null;
+    /** The last sign-in (password or single sign-on), Unix ms; null until the first. */
+    signed_in_at: number | null;
     created_at: number;
     modified_at: number;
   };

@@ -124,6 +124,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     if ('refused' in admission) return refused(admission.refused, admission.email);
     const member = admission.admitted;
     await deps.audit.record(member.account, { actor: member.email, address: request.ip, action: 'session.sign-in', resource: 'session', id: member.email, before: null, after: { method: 'sso' } });
+    await deps.members.signedIn(member.id);
     const { id, session } = await deps.sessions.create(member.account, { memberId: member.id });
     reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie(deps.secureCookies()), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
     // Not a redirect: this answer ends a cross-site redirect chain, and the browser would send the
