@@ -39,9 +39,17 @@ export async function awaitScopeSwitch(watch: ScopeSwitch): Promise<number> {
       .filter((line) => String(line._line).split(' ')[1] === probe)
       .map((line) => String(line._app));
   const firstUnderNewScope = () => [...sentAt.keys()].find((probe) => sameSet(delivered(probe), watch.after));
+  const allowed = new Set([...watch.before, ...watch.after]);
+  const noLineOutside = () => {
+    for (const line of watch.received()) {
+      if (!sentAt.has(String(line._line).split(' ')[1])) continue;
+      assert.ok(allowed.has(line._app), `${watch.label}: LINE OUTSIDE BOTH SCOPES reached the tail: ${line._line} (app ${line._app})`);
+    }
+  };
   let probes = 0;
   let switched: string | undefined;
   while (switched === undefined) {
+    noLineOutside();
     const now = Date.now();
     assert.ok(now - watch.changedAt <= within, `${watch.label}: the open tail had not taken the new scope (${watch.after.join(', ') || 'nothing'}) ${within} ms after the change`);
     const probe = `${watch.label}${probes++}`;
@@ -58,11 +66,7 @@ export async function awaitScopeSwitch(watch: ScopeSwitch): Promise<number> {
   while (!sameSet(delivered(last), watch.after) && Date.now() < deadline) await sleep(25);
   await sleep(300);
 
-  const allowed = new Set([...watch.before, ...watch.after]);
-  for (const line of watch.received()) {
-    if (!sentAt.has(String(line._line).split(' ')[1])) continue;
-    assert.ok(allowed.has(line._app), `${watch.label}: LINE OUTSIDE BOTH SCOPES reached the tail: ${line._line} (app ${line._app})`);
-  }
+  noLineOutside();
   for (const [probe, at] of sentAt) {
     const apps = delivered(probe);
     if (at > sentAt.get(switched)!) assert.ok(sameSet(apps, watch.after), `${watch.label}: probe ${probe}, sent after the new scope held, arrived as [${apps}], not [${watch.after}]`);
