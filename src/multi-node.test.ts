@@ -25,6 +25,7 @@ import { eventually, jsonLines, request } from './testing/harness.js';
 import { testDatabaseUrl } from './testing/log-engine.js';
 import { BIN, type ServerProcess, exited, serveProcess } from './testing/process.js';
 import { startSmtpReceiver } from './testing/receivers.js';
+import { awaitScopeSwitch } from './testing/scope-switch.js';
 
 const key = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-multi-node-'));
 const dataDirs = [0, 1, 2].map((n) => path.join(key, `node-${n}`));
@@ -254,6 +255,77 @@ test('live tail across nodes keeps its sampling under a flood', async () => {
   assert.ok(tail.lines.length <= 2 * 1000, `sampled (${tail.lines.length} lines sent)`);
   assert.ok(tail.lines.length + dropped >= 3000 - 1000, 'what was left out is reported');
   tail.socket.close();
+});
+
+test("a change of a member's groups made at one node holds at every node's next request, and on a tail open at another node within 5 s", async () => {
+  const [a, b, c] = nodes;
+  const apps = ['nodes-a', 'nodes-b', 'nodes-c'];
+  const group = async (name: string, access_scopes: string) => {
+    const made = await call(a, 'POST', '/v1/config/groups', { name, access_scopes });
+    assert.equal(made.status, 200, made.text);
+    return made.json.id as string;
+  };
+  const groupA = await group('nodes-a', 'app:nodes-a');
+  const groupB = await group('nodes-b', 'app:nodes-b');
+  // Invited at node A through the members API; the link from the real invitation e-mail is used at node B.
+  const email = 'scoped-across@example.com';
+  const invited = await call(a, 'POST', '/v1/config/members', { email, role: 'readonly', groups: [groupA] });
+  assert.equal(invited.status, 200, invited.text);
+  const mail = await eventually(() => smtp.messages.find((message) => message.to && JSON.stringify(message.to).includes(email)), 10_000, 'the invitation');
+  const token = new URL(/(http:\/\/\S+\/password\?token=\S+)/.exec(mail.text ?? '')![1]).searchParams.get('token');
+  const chosen = await request(`${b.url}/api/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'a long enough password' }) });
+  assert.equal(chosen.status, 200, chosen.text);
+  const cookie = chosen.headers.get('set-cookie')!.split(';')[0];
+
+  const send = async (probe: string) => {
+    const reply = await ingest(c, apps.map((app) => ({ line: `nodesword ${probe} ${app}`, app })));
+    assert.equal(reply.status, 200, reply.text);
+  };
+  await send('stored');
+  /** The member's next /v1/export at each node must be exactly the key's lines of these apps. */
+  const nextRequestSees = async (visible: string[], what: string) => {
+    const all = await exportAll(a, '&query=nodesword');
+    assert.ok(all.length >= 3);
+    for (const node of nodes) {
+      const reply = await request(`${node.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=nodesword`, { headers: { cookie } });
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(jsonLines(reply.text), all.filter((line) => visible.includes(line._app)), `the next request at ${node.url} after ${what}`);
+    }
+  };
+  await nextRequestSees(['nodes-a'], 'joining a scoped group');
+
+  // The tail is open at node B; the changes are made at node A; the lines go to node C.
+  const lines: Array<Record<string, any>> = [];
+  const socket = new WebSocket(`${b.url.replace('http', 'ws')}/ws/tail?q=nodesword`, 'json', { headers: { cookie } });
+  await new Promise<void>((resolve, reject) => {
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.e === 'logs') lines.push(...message.p);
+      else if (message.p?.connected) resolve();
+    });
+    socket.on('error', reject);
+  });
+  await settle();
+  const change = async (method: string, route: string, body: unknown) => {
+    const reply = await call(a, method, route, body);
+    assert.equal(reply.status, 200, reply.text);
+    return Date.now();
+  };
+  const steps = [
+    { what: 'moving to another scoped group', make: () => change('PUT', `/v1/config/members/${email}`, { groups: [groupB] }), after: ['nodes-b'] },
+    { what: "changing the group's scope", make: () => change('PATCH', `/v1/config/groups/${groupB}`, { access_scopes: 'app:nodes-c' }), after: ['nodes-c'] },
+    { what: 'leaving every scoped group', make: () => change('PUT', `/v1/config/members/${email}`, { groups: [] }), after: apps },
+    { what: 'joining a scoped group again', make: () => change('PUT', `/v1/config/members/${email}`, { groups: [groupA] }), after: ['nodes-a'] },
+  ];
+  let before = ['nodes-a'];
+  for (const [index, step] of steps.entries()) {
+    const changedAt = await step.make();
+    await nextRequestSees(step.after, step.what);
+    const took = await awaitScopeSwitch({ send, received: () => lines, apps, before, after: step.after, changedAt, label: `n${index}p` });
+    assert.ok(took <= 5000, `${step.what}: the tail at node B took ${took} ms`);
+    before = step.after;
+  }
+  socket.close();
 });
 
 test('revoking a key at one node ends its sessions and tails at every node within 5 s; so does deactivating the organisation', async () => {

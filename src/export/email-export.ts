@@ -84,7 +84,7 @@ export class EmailExports {
    */
   async resolveDownload(link: { id: string; expires: string; key: string; issued: string; signature: string }): Promise<{ content: Buffer } | 'forbidden' | 'expired' | 'missing'> {
     const { id, expires, key, issued, signature } = link;
-    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires) || !/^\d{1,16}$/.test(issued) || !/^[\w-]{1,64}$/.test(key)) return 'forbidden';
+    if (!/^[0-9a-f-]{36}$/.test(id) || !/^\d{1,16}$/.test(expires) || !/^\d{1,16}$/.test(issued) || !/^(member:)?[\w-]{1,64}$/.test(key)) return 'forbidden';
     const expected = Buffer.from(this.sign(id, Number(expires), key, Number(issued)));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forbidden';
