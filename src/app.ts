@@ -90,7 +90,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
     const { usage } = await started.add(startUsage({ store, policy, auth }));
-    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl }));
+    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views }));
     await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));

@@ -43,7 +43,7 @@ function line(text: string, app = 'api'): StoredLine {
 
 async function view(channels: Array<Partial<Channel>>, filters = { query: 'timeout' }) {
   const full = channels.map((channel) => ({ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 3, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false, ...channel })) as Channel[];
-  return await views.create(account, { name: 'v', filters, categoryIds: [], presetid: null, channels: withAlertIds(full), accessScope: null });
+  return await views.create(account, { name: 'v', filters, categoryIds: [], presetid: null, channels: withAlertIds(full), accessScope: null, savedBy: null });
 }
 
 beforeEach(async () => {
@@ -190,7 +190,7 @@ test('a changed view changes its alerts at once; a deleted one stops them', asyn
   const created = await view([{ triggerlimit: 2 }]);
   const alerts = evaluator();
   await alerts.observe(account, [line('timeout')]);
-  await views.replace(account, created.viewid, { name: 'v', filters: { query: 'disk' }, categoryIds: [], presetid: null, channels: withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 1, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]), accessScope: null });
+  await views.replace(account, created.viewid, { name: 'v', filters: { query: 'disk' }, categoryIds: [], presetid: null, channels: withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 1, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]), accessScope: null, savedBy: null });
   await alerts.observe(account, [line('timeout')]);
   assert.equal(fired.length, 0, 'the old query no longer counts');
   await alerts.observe(account, [line('disk full')]);
@@ -206,7 +206,7 @@ test('a changed view changes its alerts at once; a deleted one stops them', asyn
 test('a preset attached to a view fires with that view\'s matches, separately per view', async () => {
   const preset = await presets.create(account, 'p', withAlertIds([{ integration: 'webhook', url: 'http://x', method: 'post', triggerlimit: 2, triggerinterval: '1m', operator: 'presence', immediate: true, terminal: false }]));
   for (const query of ['timeout', 'disk']) {
-    await views.create(account, { name: query, filters: { query }, categoryIds: [], presetid: preset.presetid, channels: [], accessScope: null });
+    await views.create(account, { name: query, filters: { query }, categoryIds: [], presetid: preset.presetid, channels: [], accessScope: null, savedBy: null });
   }
   const alerts = evaluator();
   await alerts.observe(account, [line('timeout'), line('disk'), line('timeout')]);

@@ -5,6 +5,7 @@ import type { ServiceAuth } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
 import type { Groups } from './groups.js';
+import type { ScopeFollower } from './scope-follow.js';
 
 const search = Joi.string().allow('').max(10_000);
 const scopes = Joi.alternatives().try(search, Joi.array().items(search).max(50));
@@ -31,7 +32,7 @@ function checkScopes(value: unknown): void {
  * what the group's members see; a change holds from their next request, and on open tails within
  * seconds, at every node.
  */
-export async function groupRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; groups: Groups }): Promise<void> {
+export async function groupRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; groups: Groups; scopes: ScopeFollower }): Promise<void> {
   const { auth, groups } = deps;
   type Params = { groupId: string };
   const config = { permission: 'admin' as const, audit: 'group' };
@@ -57,11 +58,14 @@ export async function groupRoutes(app: FastifyInstance, deps: { auth: ServiceAut
     if (body.access_scopes !== undefined) checkScopes(body.access_scopes);
     const updated = await groups.update(account, request.params.groupId, body);
     if (!updated) throw errors.notFound();
+    if (body.access_scopes !== undefined) await deps.scopes.allOf(await deps.scopes.membersOf(updated.id));
     return updated;
   });
 
   app.delete<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => {
+    const members = await deps.scopes.membersOf(request.params.groupId);
     if (!(await groups.delete(await auth.account(request), request.params.groupId))) throw errors.notFound();
+    await deps.scopes.allOf(members);
     return { deleted: true };
   });
 }

@@ -8,6 +8,7 @@ import { validate } from '../http/validation.js';
 import type { Groups } from './groups.js';
 import { type LinkSender, sendLink } from './invitations.js';
 import { MemberError, type Members, normaliseEmail } from './members.js';
+import type { ScopeFollower } from './scope-follow.js';
 
 /** Roles the API may give: `owner` is given and taken only by an operator (`logstead member add`), as in Mezmo's UI. */
 const API_ROLES = ['admin', 'member', 'readonly'] as const;
@@ -29,6 +30,7 @@ export interface MemberRouteDeps {
   groups: Groups;
   sessions: Sessions;
   invitations: LinkSender;
+  scopes: ScopeFollower;
 }
 
 /** The "unknown group" error, Joi-style, on the `groups` field. */
@@ -90,6 +92,7 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
       const updated = await members.update(account, request.params.email, { role: body.role, groups: await groupIds(account, body.groups) });
       if (!updated) throw errors.notFound();
       if (updated.demoted) await deps.sessions.endForMember(existing.id);
+      if (body.groups !== undefined) await deps.scopes.member(existing.id);
       return updated.member;
     } catch (error) {
       if (error instanceof MemberError) throw memberError(error);

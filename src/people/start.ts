@@ -13,6 +13,7 @@ import { memberRoutes } from './member-routes.js';
 import type { Members } from './members.js';
 import { OneTimeLinks } from './one-time-links.js';
 import { passwordRoutes } from './password-routes.js';
+import { ScopeFollower, type ScopedViews } from './scope-follow.js';
 import { sessionRoutes } from './session-routes.js';
 import { signInLimits } from './sign-in-limits.js';
 import { ssoRoutes } from './sso/sso-routes.js';
@@ -33,6 +34,8 @@ export interface PeopleDeps {
   audit: AuditTrail;
   canEmail: boolean;
   publicUrl: () => string;
+  /** The views members saved, which follow their saver's scope. */
+  views: ScopedViews;
 }
 
 export interface PeopleSubsystem extends Subsystem {
@@ -55,6 +58,7 @@ export function startPeople(deps: PeopleDeps): PeopleSubsystem {
     publicUrl: deps.publicUrl,
     hours: settings.inviteHours,
   };
+  const scopes = new ScopeFollower(deps.db, deps.members, deps.views);
   const secureCookies = () => deps.publicUrl().startsWith('https:');
   const features = () => ({ email: deps.canEmail, sso: settings.oidc !== undefined, keySignIn: settings.keySignIn });
   return {
@@ -64,9 +68,9 @@ export function startPeople(deps: PeopleDeps): PeopleSubsystem {
       const common = { accounts: deps.accounts, sessions: deps.sessions, members: deps.members, auth: deps.auth, audit: deps.audit, secureCookies };
       await app.register(sessionRoutes, { ...common, canEmail: deps.canEmail, keySignIn: settings.keySignIn, sso: settings.oidc !== undefined, limits });
       await app.register(passwordRoutes, { ...common, db: deps.db, links, resets: sender, limits, features });
-      await app.register(memberRoutes, { auth: deps.auth, accounts: deps.accounts, members: deps.members, groups: deps.groups, sessions: deps.sessions, invitations: sender });
-      await app.register(groupRoutes, { auth: deps.auth, groups: deps.groups });
-      await app.register(ssoRoutes, { ...common, db: deps.db, groups: deps.groups, oidc: settings.oidc, publicUrl: deps.publicUrl, features });
+      await app.register(memberRoutes, { auth: deps.auth, accounts: deps.accounts, members: deps.members, groups: deps.groups, sessions: deps.sessions, invitations: sender, scopes });
+      await app.register(groupRoutes, { auth: deps.auth, groups: deps.groups, scopes });
+      await app.register(ssoRoutes, { ...common, db: deps.db, groups: deps.groups, oidc: settings.oidc, publicUrl: deps.publicUrl, features, scopes });
     },
     close: async () => {},
   };

@@ -237,6 +237,7 @@ const people: Step = ({ serial, ms }) => [
   `ALTER TABLE sessions ADD COLUMN member_id TEXT`,
   `CREATE INDEX IF NOT EXISTS sessions_by_member ON sessions(member_id)`,
   `ALTER TABLE views ADD COLUMN access_scope TEXT`,
+  `ALTER TABLE views ADD COLUMN saved_by TEXT`,
 ];
 
 const steps: Record<string, Step> = {

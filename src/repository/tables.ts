@@ -59,6 +59,8 @@ export interface ConfigTables {
     modified_at: string;
     /** JSON list of searches: the access scope of the member who last saved it; null for everything. */
     access_scope: string | null;
+    /** The member who last saved it (whose scope it follows); null when a service key saved it. */
+    saved_by: string | null;
   };
   alert_windows: {
     viewid: string;

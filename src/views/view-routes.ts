@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../http/errors.js';
-import type { AccessScope } from '../query/access-scope.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
 import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from './channels.js';
 import { channelWarnings } from './channel-warnings.js';
@@ -9,6 +8,7 @@ import { fieldLabel } from '../http/field-labels.js';
 import { validate } from '../http/validation.js';
 import type { View, ViewFilters } from './views.js';
 import type { ViewRoutesDeps } from './deps.js';
+import type { Principal } from '../http/service-auth.js';
 
 const list = Joi.array().items(Joi.string().max(512)).max(1000);
 
@@ -42,7 +42,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
   const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
-  const readBody = async (account: string, scope: AccessScope, request: FastifyRequest, previous: Channel[] = []) => {
+  const readBody = async (account: string, principal: Principal, request: FastifyRequest, previous: Channel[] = []) => {
     const raw = request.body as Record<string, unknown> | undefined;
     const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels(raw.channels) } : raw;
     // An empty query or list filters nothing, so it does not count towards "at least one of".
@@ -74,8 +74,10 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
       categoryIds: await categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
       presetid: body.presetid ?? null,
       channels: withAlertIds(body.channels ?? [], previous),
-      // Whoever saves a view lends it their scope: its alerts never count or send what they cannot see.
-      accessScope: scope,
+      // Whoever saves a view lends it their scope, and it follows theirs from then on: its alerts
+      // never count or send what they cannot see.
+      accessScope: principal.scope,
+      savedBy: principal.member?.id ?? null,
     };
   };
 
@@ -123,15 +125,16 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
   };
 
   app.post('/v1/config/view', { config: { permission: 'write', audit: 'view' } }, async (request) => {
-    const { account, scope } = await auth.principal(request);
-    return saved(await views.create(account, await readBody(account, scope, request)));
+    const principal = await auth.principal(request);
+    return saved(await views.create(principal.account, await readBody(principal.account, principal, request)));
   });
 
   app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write', audit: 'view' } }, async (request) => {
-    const { account, scope } = await auth.principal(request);
+    const principal = await auth.principal(request);
+    const { account } = principal;
     const existing = await views.get(account, request.params.viewid);
     if (!existing) throw errors.nothingToConfigure();
-    const replaced = await views.replace(account, request.params.viewid, await readBody(account, scope, request, existing.channels));
+    const replaced = await views.replace(account, request.params.viewid, await readBody(account, principal, request, existing.channels));
     if (!replaced) throw errors.nothingToConfigure();
     return saved(replaced);
   });

@@ -24,8 +24,13 @@ export interface View {
   presetid: string | null;
   /** The view's own channels (view-specific alerts); a preset's channels live on the preset. */
   channels: Channel[];
-  /** The access scope of the member who last saved it: its alerts count and send only lines inside it. */
+  /**
+   * The access scope of the member who last saved it, kept current as their groups change
+   * (people/scope-follow.ts): its alerts count and send only lines inside it.
+   */
   accessScope: AccessScope;
+  /** That member's id; null when a service key saved it. */
+  savedBy: string | null;
   _created: string;
   _modified: string;
 }
@@ -37,6 +42,7 @@ export interface ViewInput {
   presetid: string | null;
   channels: Channel[];
   accessScope: AccessScope;
+  savedBy: string | null;
 }
 
 const fromRow = (row: ConfigTables['views']): View => ({
@@ -48,6 +54,7 @@ const fromRow = (row: ConfigTables['views']): View => ({
   presetid: row.presetid,
   channels: JSON.parse(row.channels),
   accessScope: row.access_scope === null ? null : JSON.parse(row.access_scope),
+  savedBy: row.saved_by,
   _created: row.created_at,
   _modified: row.modified_at,
 });
@@ -101,6 +108,20 @@ export class Views {
     return this.get(account, viewid);
   }
 
+  /**
+   * Gives the views a member saved their current access scope (after a change of their groups or
+   * of a group's scope), so those views' alerts follow what the member may see now; the alert
+   * rules of the organisations whose views changed are told.
+   */
+  async followScope(memberId: string, scope: AccessScope): Promise<void> {
+    const stored = scope === null ? null : JSON.stringify(scope);
+    const saved = await this.db.selectFrom('views').select(['account', 'access_scope']).where('saved_by', '=', memberId).execute();
+    const stale = saved.filter((view) => view.access_scope !== stored);
+    if (stale.length === 0) return;
+    await this.db.updateTable('views').set({ access_scope: stored }).where('saved_by', '=', memberId).execute();
+    for (const account of new Set(stale.map((view) => view.account))) await this.changes.emit(account);
+  }
+
   /** Deletes a view together with its view-specific alerts, which are stored with it. */
   async delete(account: string, viewid: string): Promise<boolean> {
     const deleted = await this.db.deleteFrom('views').where('account', '=', account).where('viewid', '=', viewid).executeTakeFirst();
@@ -117,4 +138,5 @@ const columns = (input: ViewInput) => ({
   presetid: input.presetid,
   channels: JSON.stringify(input.channels),
   access_scope: input.accessScope === null ? null : JSON.stringify(input.accessScope),
+  saved_by: input.savedBy,
 });

@@ -5,6 +5,7 @@ import type { ConfigTables } from '../../repository/tables.js';
 import type { OidcSettings } from '../../settings.js';
 import type { Groups } from '../groups.js';
 import { MemberError, type Members, normaliseEmail } from '../members.js';
+import type { ScopeFollower } from '../scope-follow.js';
 
 type MemberRow = ConfigTables['members'];
 
@@ -23,6 +24,8 @@ export interface AdmissionDeps {
   groups: Groups;
   audit: AuditTrail;
   oidc: OidcSettings;
+  /** Keeps the views a member saved inside their scope when the claim changes their groups. */
+  scopes: ScopeFollower;
 }
 
 export type Admission = { admitted: MemberRow } | { refused: ApiError; email?: string };
@@ -89,6 +92,7 @@ async function followGroupsClaim(deps: AdmissionDeps, member: MemberRow, names: 
   const current = [...((await deps.members.get(member.account, member.email))?.groups ?? [])].sort();
   if (ids.join(',') === current.join(',')) return;
   await deps.members.update(member.account, member.email, { groups: ids });
+  await deps.scopes.member(member.id);
   await deps.audit.record(member.account, {
     actor: member.email,
     address,

@@ -9,12 +9,14 @@ import type { ConfigKysely } from '../../repository/open.js';
 import type { OidcSettings } from '../../settings.js';
 import type { Groups } from '../groups.js';
 import type { Members } from '../members.js';
+import type { ScopeFollower } from '../scope-follow.js';
 import { sessionCookie } from '../session-routes.js';
 import { type ProvidedPerson, admit, groupNames } from './admission.js';
 import { IdentityProvider, refusalOf } from './provider.js';
 import { ATTEMPT_MS, SignOnAttempts } from './sign-on-attempts.js';
 
 export interface SsoRouteDeps {
+  scopes: ScopeFollower;
   db: ConfigKysely;
   accounts: Accounts;
   sessions: Sessions;

@@ -384,7 +384,7 @@ describe('without single sign-on configured', () => {
     const app = Fastify();
     await app.register(fastifyCookie);
     const unused = undefined as never;
-    await app.register(ssoRoutes, { db: unused, accounts: unused, sessions: unused, members: unused, groups: unused, auth: unused, audit: unused, oidc: undefined, publicUrl: () => 'http://127.0.0.1', secureCookies: () => false, features: () => ({}) });
+    await app.register(ssoRoutes, { db: unused, accounts: unused, sessions: unused, members: unused, groups: unused, auth: unused, audit: unused, scopes: unused, oidc: undefined, publicUrl: () => 'http://127.0.0.1', secureCookies: () => false, features: () => ({}) });
     for (const url of ['/api/sso/start', '/api/sso/callback?code=x&state=y']) {
       const answer = await app.inject({ method: 'GET', url });
       assert.equal(answer.statusCode, 404, url);
@@ -396,7 +396,7 @@ describe('without single sign-on configured', () => {
 
 test('without LOGSTEAD_OIDC_ACCOUNT, people from the listed domains join the first organisation', async () => {
   const oidc = { issuer: A.issuer, clientId: 'c', clientSecret: 's', domains: ['first.test'], defaultRole: 'readonly' as const, account: undefined, groupsClaim: undefined };
-  const deps = { accounts: server.running.accounts, members, groups: new Groups(server.running.db), audit: new AuditTrail(server.running.db), oidc };
+  const deps = { accounts: server.running.accounts, members, groups: new Groups(server.running.db), audit: new AuditTrail(server.running.db), oidc, scopes: { member: async () => {} } as never };
   const admission = await admit(deps, { email: 'someone@first.test', emailVerified: true, groups: undefined }, '127.0.0.1');
   assert.ok('admitted' in admission);
   assert.equal(admission.admitted.account, server.org.account, 'the first organisation, not Joiners');
