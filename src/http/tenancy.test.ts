@@ -7,7 +7,9 @@ import zlib from 'node:zlib';
 import type { ParsedMail } from 'mailparser';
 import WebSocket from 'ws';
 import type { NewAccount } from '../accounts/accounts.js';
-import { type TestServer, basic, eventually, jsonLines, startTestServer } from '../testing/harness.js';
+import { errors } from './errors.js';
+import { declaredPermissions, leastRoleFor, type Role, roleAllows } from './permissions.js';
+import { type MemberSession, type TestServer, basic, eventually, jsonLines, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
 import { registeredRoutes } from '../testing/registered-routes.js';
 import { VIEWER_DIR } from '../viewer/static-routes.js';
@@ -32,6 +34,11 @@ let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let A: NewAccount;
 let B: NewAccount;
 let session: { cookie: string; csrf: string };
+/** A's members, signed in with their passwords: an admin, and a readonly member whom most writes refuse. */
+let adminA: MemberSession;
+let readonlyA: MemberSession;
+/** The retention B sets for itself, which A must never be told. */
+const B_RETENTION_DAYS = 23;
 const nowS = Math.floor(Date.now() / 1000);
 const WINDOW = `from=${nowS - 3600}&to=${nowS + 3600}`;
 
@@ -52,6 +59,9 @@ interface Target {
   cursor: string;
   downloadId: string;
   downloadExpires: string;
+  memberEmail: string;
+  groupId: string;
+  groupName: string;
 }
 let b: Target;
 let ghost: Target;
@@ -99,7 +109,8 @@ const linkIn = (mail: ParsedMail) => new URL(/(http:\/\/\S+\/v1\/export\/downloa
 
 before(async () => {
   smtp = await startSmtpReceiver();
-  server = await startTestServer({ LOGSTEAD_SMTP_URL: smtp.url });
+  // Rows try wrong passwords and resets on purpose: the sign-in limits must not answer them instead.
+  server = await startTestServer({ LOGSTEAD_SMTP_URL: smtp.url, LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS: '1000' });
   A = server.org;
   B = await server.createOrg('organisation B');
 
@@ -112,7 +123,14 @@ before(async () => {
   const view = await asB('POST', '/v1/config/view', { name: `view ${MARKER}`, query: word, category: [categoryName], presetid: preset.json.presetid, channels: [email] });
   const key = await asB('POST', '/v1/config/keys?type=ingestion', { name: `key ${MARKER}` });
   const serviceKeyId = (await asB('GET', '/v1/config/keys?type=service')).json[0].id;
-  for (const reply of [category, preset, view, key]) assert.equal(reply.status, 200, reply.text);
+  // B's people: a group whose name is listed as B's, and a member in it whose address carries the marker.
+  const groupName = `bgroup${hex()}`;
+  const group = await asB('POST', '/v1/config/groups', { name: groupName, access_scopes: `app:${MARKER}` });
+  const member = await asB('POST', '/v1/config/members', { email: `m${MARKER}@example.com`, role: 'admin', groups: [group.json?.id] });
+  const retention = await asB('PUT', '/v1/config/retention', { days: B_RETENTION_DAYS });
+  for (const reply of [category, preset, view, key, group, member, retention]) assert.equal(reply.status, 200, reply.text);
+  adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
+  readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
   const host = `bhost${hex()}`;
   const app = `bapp${hex()}`;
@@ -153,6 +171,9 @@ before(async () => {
     cursor: page.json.pagination_id,
     downloadId: bLink.pathname.split('/').pop()!,
     downloadExpires: bLink.searchParams.get('expires')!,
+    memberEmail: member.json.email,
+    groupId: group.json.id,
+    groupName,
   };
   const ghostCursor = Buffer.from(JSON.parse(Buffer.from(b.cursor, 'base64url').toString()).p.replace(/./g, 'x'));
   ghost = {
@@ -171,6 +192,9 @@ before(async () => {
     cursor: Buffer.from(JSON.stringify({ p: ghostCursor.toString(), t: Number(b.lineTs) - 7, i: '12345' })).toString('base64url'),
     downloadId: randomUUID(),
     downloadExpires: String(Number(b.downloadExpires) + 1000),
+    memberEmail: `ghost${hex()}@example.com`,
+    groupId: hex().slice(0, 10),
+    groupName: `bgroup${hex()}`,
   };
 
   // B's alert fired on its lines: B has deliveries to its marked address.
@@ -187,7 +211,7 @@ after(async () => {
 
 /** Everything of B's that must never reach A. */
 function forbidden(): string[] {
-  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId];
+  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId, b.memberEmail, b.groupId, b.groupName];
 }
 
 /** Replaces the target's values that the request itself carried, so that an echo of them is not a leak. */
@@ -244,6 +268,37 @@ const PROBES: Probe[] = [
     createsOwn: true,
   },
   { route: 'GET /api/session', does: "reads the session, naming B's account", auth: 'service', request: (t) => ({ path: `/api/session?account=${t.account}` }), allowed: [200, 401], check: (got) => got.status === 200 && assert.equal(got.json.account, A.account) },
+  // A person's sign-in and one-time links: nothing tells A whether an address is B's member.
+  { route: 'GET /api/sign-in', does: "asks how to sign in, naming B's account", auth: 'public', request: (t) => ({ path: `/api/sign-in?account=${t.account}` }), allowed: [200] },
+  { route: 'POST /api/session', does: "signs in as B's member with a wrong password", auth: 'public', request: (t) => ({ path: '/api/session', body: { email: t.memberEmail, password: 'not the password at all' } }), allowed: [401] },
+  {
+    route: 'POST /api/session',
+    does: "signs in as A's admin, with the right password, into B's account",
+    auth: 'public',
+    request: (t) => ({ path: '/api/session', body: { email: adminA.email, password: adminA.password, account: t.account } }),
+    allowed: [401],
+  },
+  { route: 'GET /password', does: "opens the password page with a made-up link naming B's member", auth: 'public', request: (t) => ({ path: `/password?token=${'x'.repeat(43)}&email=${t.memberEmail}&account=${t.account}` }), allowed: [404] },
+  { route: 'GET /api/password', does: "asks what a made-up link is for, naming B's member", auth: 'public', request: (t) => ({ path: `/api/password?token=${'x'.repeat(43)}&email=${t.memberEmail}` }), allowed: [404] },
+  {
+    route: 'POST /api/password',
+    does: "sets B's member's password with a made-up link",
+    auth: 'public',
+    request: (t) => ({ path: '/api/password', body: { token: 'x'.repeat(43), password: `${INTRUDER} password`, email: t.memberEmail } }),
+    allowed: [404],
+  },
+  // The same answer whether or not the address is a member anywhere.
+  { route: 'POST /api/password/reset', does: "asks for a reset of B's member's password", auth: 'public', request: (t) => ({ path: '/api/password/reset', body: { email: t.memberEmail } }), allowed: [200] },
+  { route: 'GET /api/sso/start', does: "starts single sign-on naming B's account", auth: 'public', request: (t) => ({ path: `/api/sso/start?account=${t.account}` }), allowed: [302, 303, 400, 404, 503], optional: true },
+  {
+    route: 'GET /api/sso/callback',
+    does: "returns from single sign-on with a made-up state naming B's account",
+    auth: 'public',
+    request: (t) => ({ path: `/api/sso/callback?state=${'x'.repeat(43)}&code=${INTRUDER}&account=${t.account}&email=${t.memberEmail}` }),
+    allowed: [302, 303, 400, 401, 403, 404],
+    check: (got) => assert.ok(!got.text.includes('csrfToken'), 'no session'),
+    optional: true,
+  },
   { route: 'GET /healthz', does: 'health', auth: 'public', request: () => ({ path: '/healthz' }), allowed: [200] },
   // Open by default, like Loki's and VictoriaLogs': counts only, no label from client input.
   { route: 'GET /metrics', does: 'metrics', auth: 'public', request: () => ({ path: '/metrics' }), allowed: [200] },
@@ -313,6 +368,72 @@ const PROBES: Probe[] = [
   },
   { route: 'GET /v1/alerts/deliveries', does: "lists deliveries naming B's account", auth: 'service', request: (t) => ({ path: `/v1/alerts/deliveries?limit=1000&account=${t.account}` }), allowed: [200], bSees: true },
 
+  // The audit trail, read before any row below writes A's own records naming B's values.
+  { route: 'GET /v1/config/audit', does: "reads the audit trail naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/audit?account=${t.account}&limit=500` }), allowed: [200], bSees: true },
+  {
+    route: 'GET /v1/config/audit',
+    does: "reads the audit trail of B's member",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/audit?actor=${t.memberEmail}&account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json, { records: [], next: null }),
+  },
+  { route: 'GET /v1/config/audit', does: "reads the audit trail of B's groups", auth: 'service', request: (t) => ({ path: `/v1/config/audit?resource=group&account=${t.account}` }), allowed: [200], check: (got) => assert.deepEqual(got.json, { records: [], next: null }) },
+
+  // Members.
+  {
+    route: 'GET /v1/config/members',
+    does: "lists members naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/members?account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.ok(got.json.some((member: { email: string }) => member.email === adminA.email), "A's own members are listed"),
+    bSees: true,
+  },
+  { route: 'GET /v1/config/members/:email', does: "reads B's member", auth: 'service', request: (t) => ({ path: `/v1/config/members/${t.memberEmail}` }), allowed: refused, bSees: true },
+  { route: 'PUT /v1/config/members/:email', does: "changes B's member's role", auth: 'service', request: (t) => ({ path: `/v1/config/members/${t.memberEmail}`, body: { role: 'readonly' } }), allowed: refused },
+  { route: 'PUT /v1/config/members/:email', does: "puts B's member in no group", auth: 'service', request: (t) => ({ path: `/v1/config/members/${t.memberEmail}`, body: { groups: [] } }), allowed: refused },
+  { route: 'DELETE /v1/config/members/:email', does: "removes B's member", auth: 'service', request: (t) => ({ path: `/v1/config/members/${t.memberEmail}` }), allowed: refused },
+  { route: 'POST /v1/config/members', does: "invites a member into B's group", auth: 'service', request: (t) => ({ path: '/v1/config/members', body: { email: `${INTRUDER}@example.com`, role: 'readonly', groups: [t.groupId] } }), allowed: [400] },
+  // Addresses are per organisation: B's member's address is free in A (a 409 would tell A it is B's).
+  {
+    route: 'POST /v1/config/members',
+    does: "invites B's member's address",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/config/members', body: { email: t.memberEmail, role: 'readonly' } }),
+    allowed: [200],
+    createsOwn: true,
+    check: (got) => assert.equal(got.json.role, 'readonly'),
+    undo: (got) => call('DELETE', `/v1/config/members/${got.json.email}`, { servicekey: A.serviceKey }),
+  },
+
+  // Groups.
+  { route: 'GET /v1/config/groups', does: "lists groups naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/groups?account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/config/groups/:groupId', does: "reads B's group", auth: 'service', request: (t) => ({ path: `/v1/config/groups/${t.groupId}` }), allowed: refused, bSees: true },
+  { route: 'PATCH /v1/config/groups/:groupId', does: "widens B's group's scope", auth: 'service', request: (t) => ({ path: `/v1/config/groups/${t.groupId}`, body: { name: INTRUDER, access_scopes: '' } }), allowed: refused },
+  { route: 'DELETE /v1/config/groups/:groupId', does: "deletes B's group", auth: 'service', request: (t) => ({ path: `/v1/config/groups/${t.groupId}` }), allowed: refused },
+  {
+    route: 'POST /v1/config/groups',
+    does: "creates a group with B's group's name, scoped to B's host",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/config/groups', body: { name: t.groupName, access_scopes: `host:${t.host}` } }),
+    allowed: [200],
+    createsOwn: true,
+    check: (got) => assert.deepEqual(got.json.members, []),
+    undo: (got) => call('DELETE', `/v1/config/groups/${got.json.id}`, { servicekey: A.serviceKey }),
+  },
+
+  // Retention.
+  {
+    route: 'GET /v1/config/retention',
+    does: "reads the retention naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/retention?account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.equal(got.json.retentionIsDefault, true, "A's own retention, not B's"),
+  },
+  { route: 'PUT /v1/config/retention', does: "sets the retention naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/retention?account=${t.account}`, body: { days: 2, account: t.account } }), allowed: [200, 400] },
+
   // Views.
   { route: 'GET /v1/config/view', does: 'lists views', auth: 'service', request: (t) => ({ path: `/v1/config/view?account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/config/view/:viewid', does: "reads B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}` }), allowed: refused, bSees: true },
@@ -380,6 +501,8 @@ const PROBES: Probe[] = [
 
 interface Credential {
   name: string;
+  /** A member's role: a route above it must refuse with the role's 403, whatever it aims at. */
+  role?: Role;
   headers: () => Record<string, string>;
   /** Whether the route accepts it as A: if not, only a refusal will do. */
   valid: boolean;
@@ -392,6 +515,8 @@ const CREDENTIALS: Record<AuthKind, Credential[]> = {
     { name: "A's ingestion key", headers: () => ({ servicekey: A.ingestionKey }), valid: false },
     { name: "B's ingestion key", headers: () => ({ authorization: basic(B.ingestionKey) }), valid: false },
     { name: 'no credentials', headers: () => ({}), valid: false },
+    { name: "A's admin member's session", role: 'admin', headers: () => adminA.headers(true), valid: true },
+    { name: "A's readonly member's session", role: 'readonly', headers: () => readonlyA.headers(true), valid: true },
     // Last, for the sign-out row.
     { name: "A's viewer session", headers: () => ({ cookie: session.cookie, 'x-csrf-token': session.csrf }), valid: true },
   ],
@@ -400,6 +525,7 @@ const CREDENTIALS: Record<AuthKind, Credential[]> = {
     { name: "A's service key as an ingestion key", headers: () => ({ apikey: A.serviceKey }), valid: false },
     { name: "B's service key as an ingestion key", headers: () => ({ authorization: basic(B.serviceKey) }), valid: false },
     { name: "A's viewer session", headers: () => ({ cookie: session.cookie, 'x-csrf-token': session.csrf }), valid: false },
+    { name: "A's admin member's session", headers: () => adminA.headers(true), valid: false },
   ],
   public: [{ name: "A's service key", headers: () => ({ servicekey: A.serviceKey }), valid: true }],
 };
@@ -435,6 +561,8 @@ describe('live tail', () => {
       await openTail(`account=${b.account}`, { servicekey: A.serviceKey }),
       await openTail(`q=checkout&hosts=${b.host},${sentinelHost}&apps=${b.app},app-a`, { authorization: `Token ${A.serviceKey}` }),
       await openTail(`account=${b.account}`, { cookie: session.cookie }),
+      await openTail(`account=${b.account}&hosts=${b.host},${sentinelHost}`, { cookie: adminA.cookie }),
+      await openTail(`account=${b.account}`, { cookie: readonlyA.cookie }),
     ];
     const bTail = await openTail('', { authorization: `Token ${B.serviceKey}` });
     const refusedHeaders: Array<Record<string, string>> = [{ servicekey: A.ingestionKey }, { authorization: `Token ${B.ingestionKey}` }, {}];
@@ -483,7 +611,11 @@ describe('tenancy matrix: A aims every route at B', () => {
           if (aimed) await undo(probe, credential, atGhost.got);
           const where = `${credential.name}, ${probe.does}`;
           assertNothingOfB(atB.got, atB.sent, where);
-          if (credential.valid) {
+          const permission = declaredPermissions(server.running.app).get(probe.route);
+          if (credential.valid && credential.role && permission && !roleAllows(credential.role, permission)) {
+            assert.equal(atB.got.status, 403, `${where}: the ${credential.role} role is refused here`);
+            assert.deepEqual(atB.got.json, errors.roleForbidden(credential.role, leastRoleFor(permission)).body, where);
+          } else if (credential.valid) {
             assert.ok(probe.allowed.includes(atB.got.status), `${where}: status ${atB.got.status} is not one of ${probe.allowed}: ${atB.got.text.slice(0, 300)}`);
             probe.check?.(atB.got);
           } else {
@@ -518,6 +650,28 @@ describe("B's data after the matrix", () => {
     }
     await ingest(B.ingestionKey, b.host, [{ line: 'B still ingests' }]);
     assert.equal((await asB('GET', '/v1/config/keys')).status, 200, "B's service key still works");
+  });
+
+  test("B's member, group, retention and audit trail are intact and hold nothing of A's", async () => {
+    const member = await asB('GET', `/v1/config/members/${b.memberEmail}`);
+    assert.equal(member.status, 200);
+    assert.equal(member.json.role, 'admin');
+    assert.deepEqual(member.json.groups, [b.groupId]);
+    assert.equal(member.json.active, false, "no one set B's member's password");
+    const group = await asB('GET', `/v1/config/groups/${b.groupId}`);
+    assert.equal(group.status, 200);
+    assert.equal(group.json.name, b.groupName);
+    assert.equal(group.json.access_scopes, `app:${MARKER}`);
+    assert.deepEqual(group.json.members, [b.memberEmail]);
+    assert.equal((await asB('GET', '/v1/config/retention')).json.retentionDays, B_RETENTION_DAYS);
+    for (const listing of ['/v1/config/members', '/v1/config/groups', '/v1/config/audit?limit=500']) {
+      const reply = await asB('GET', listing);
+      assert.equal(reply.status, 200);
+      for (const value of [INTRUDER, adminA.email, readonlyA.email, A.account]) assert.ok(!reply.text.includes(value), `B's ${listing} holds A's "${value}"`);
+    }
+    // A's own attempt on B's member's password is B's to see: B's trail records it, A's does not.
+    const failed = await asB('GET', `/v1/config/audit?resource=session&actor=${b.memberEmail}`);
+    assert.ok(failed.json.records.some((record: { action: string }) => record.action === 'session.sign-in-failed'));
   });
 
   test("A's e-mailed exports hold only A's lines, and A's own link downloads them", async () => {

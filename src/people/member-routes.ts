@@ -37,6 +37,10 @@ export interface MemberRouteDeps {
 const unknownGroups = (names: string[]) =>
   errors.validationFailed([{ message: `"groups" names unknown group(s): ${names.join(', ')}`, key: 'groups', field: 'Groups' }]);
 
+/** An owner's role, Joi-style on the `role` field: only an operator changes it (`logstead member add`). */
+const ownerRoleFixed = () =>
+  errors.validationFailed([{ message: '"role" of an owner cannot be changed through the API; an operator changes it with `logstead member add`', key: 'role', field: 'Role' }]);
+
 /**
  * /v1/config/members, as Mezmo's: POST {email, role, groups[]}, GET, and GET, PUT {role, groups}
  * and DELETE on /{email}. Creating a member e-mails them a one-time link to choose a password.
@@ -88,6 +92,8 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     if (existing.role === 'owner' && body.role !== undefined && !(await mayChangeOwner(request))) {
       throw errors.roleForbidden((await auth.principal(request)).role, 'owner');
     }
+    // Nor is it taken here, even by an owner or a service key: as in Mezmo, the owner role changes outside the API.
+    if (existing.role === 'owner' && body.role !== undefined) throw ownerRoleFixed();
     try {
       const updated = await members.update(account, request.params.email, { role: body.role, groups: await groupIds(account, body.groups) });
       if (!updated) throw errors.notFound();
