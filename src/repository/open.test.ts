@@ -6,13 +6,14 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { LEGACY_SQLITE_VERSION } from './legacy-sqlite-migrations.js';
+import { CONFIG_MIGRATIONS } from './migrations.js';
 import { CONFIG_FILE, openConfigDatabase } from './open.js';
 
 test('a new embedded configuration says it has the legacy schema, so an older release would open it', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
   try {
     const { database, applied } = await openConfigDatabase({ dataDir });
-    assert.deepEqual(applied, ['0001_schema', '0002_shared_by_nodes']);
+    assert.deepEqual(applied, CONFIG_MIGRATIONS);
     assert.equal(database.sqlite!.pragma('user_version', { simple: true }), LEGACY_SQLITE_VERSION);
     await database.close();
   } finally {
@@ -24,12 +25,13 @@ test('a step cut short on SQLite (its column added, the step not recorded) is fi
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
   try {
     const first = await openConfigDatabase({ dataDir });
-    await sql`DELETE FROM kysely_migration WHERE name = '0002_shared_by_nodes'`.execute(first.database.db);
-    await sql`DROP TABLE node_starts`.execute(first.database.db);
+    // The last step, cut short after its column additions: one of its tables is missing, the step unrecorded.
+    await sql`DELETE FROM kysely_migration WHERE name = '0003_people'`.execute(first.database.db);
+    await sql`DROP TABLE audit_records`.execute(first.database.db);
     await first.database.close();
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0002_shared_by_nodes']);
-    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM node_starts`.execute(again.database.db)).rows[0].n, 0);
+    assert.deepEqual(again.applied, ['0003_people']);
+    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM audit_records`.execute(again.database.db)).rows[0].n, 0);
     await again.database.close();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -59,7 +61,7 @@ test('an embedded configuration from before Kysely (legacy step 5) is brought up
       PRAGMA user_version = 5;`);
     legacy.close();
     const { database, applied } = await openConfigDatabase({ dataDir });
-    assert.deepEqual(applied, ['0001_schema', '0002_shared_by_nodes']);
+    assert.deepEqual(applied, CONFIG_MIGRATIONS);
     const account = await database.db.selectFrom('accounts').selectAll().executeTakeFirstOrThrow();
     assert.deepEqual([account.name, account.retention_days, account.deactivated_at], ['Old', null, null], 'legacy steps 6 and 9 added their columns');
     assert.deepEqual(await database.db.selectFrom('meta_field_types').selectAll().execute(), [{ account: 'a1', path: 'user', type: 'string', first_day: '' }]);
