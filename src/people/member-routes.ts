@@ -18,8 +18,9 @@ const createSchema = Joi.object({
   role: Joi.string().trim().lowercase().valid(...API_ROLES).required(),
   groups: Joi.array().items(Joi.string().trim().min(1).max(256)).max(100).default([]),
 });
+// `owner` is taken here only to say "unchanged": a client may send back the whole member it read.
 const updateSchema = Joi.object({
-  role: Joi.string().trim().lowercase().valid(...API_ROLES),
+  role: Joi.string().trim().lowercase().valid(...API_ROLES, 'owner'),
   groups: Joi.array().items(Joi.string().trim().min(1).max(256)).max(100),
 }).or('role', 'groups');
 
@@ -38,6 +39,8 @@ const unknownGroups = (names: string[]) =>
   errors.validationFailed([{ message: `"groups" names unknown group(s): ${names.join(', ')}`, key: 'groups', field: 'Groups' }]);
 
 /** An owner's role, Joi-style on the `role` field: only an operator changes it (`logstead member add`). */
+const ownerRoleNotGiven = () =>
+  errors.validationFailed([{ message: '"role" must be one of [admin, member, readonly]: owner is given by an operator, with `logstead member add`', key: 'role', field: 'Role' }]);
 const ownerRoleFixed = () =>
   errors.validationFailed([{ message: '"role" of an owner cannot be changed through the API; an operator changes it with `logstead member add`', key: 'role', field: 'Role' }]);
 
@@ -86,9 +89,11 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
 
   app.put<{ Params: Params }>('/v1/config/members/:email', { config }, async (request) => {
     const account = await auth.account(request);
-    const body = validate<{ role?: (typeof API_ROLES)[number]; groups?: string[] }>(updateSchema, request.body);
+    const body = validate<{ role?: (typeof API_ROLES)[number] | 'owner'; groups?: string[] }>(updateSchema, request.body);
     const existing = await members.row(account, request.params.email);
     if (!existing) throw errors.notFound();
+    if (body.role === 'owner' && existing.role !== 'owner') throw ownerRoleNotGiven();
+    if (body.role === 'owner') body.role = undefined; // an owner sent back as owner: nothing to change
     if (existing.role === 'owner' && body.role !== undefined && !(await mayChangeOwner(request))) {
       throw errors.roleForbidden((await auth.principal(request)).role, 'owner');
     }

@@ -161,6 +161,10 @@ describe('the members API, as Mezmo clients call it', () => {
     assert.equal(take.status, 400, `the owner role is not taken through the API: ${take.text}`);
     assert.equal(take.json.details[0].key, 'role');
     assert.equal((await asKey('GET', member('second.owner@example.com'), undefined, key)).json.role, 'owner');
+    // A client that sends back the member it read (role owner unchanged) is not refused.
+    const echoed = await asKey('PUT', member('second.owner@example.com'), { role: 'owner', groups: [] }, key);
+    assert.equal(echoed.status, 200, echoed.text);
+    assert.equal(echoed.json.role, 'owner');
     const give = await asKey('POST', '/v1/config/members', { email: 'third@example.com', role: 'owner' }, key);
     assert.equal(give.status, 400);
 
