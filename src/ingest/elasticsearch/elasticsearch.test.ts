@@ -125,13 +125,16 @@ describe('raw HTTP', () => {
   });
 
   test('an unknown action is answered per item and the others are stored; /{index}/_bulk names the index', async () => {
-    const reply = await bulk(ndjson({ upsert: { _id: '1' } }, { message: 'not stored' }, { index: {} }, { message: 'stored beside it', host: 'es-unknown-action' }, { update: { _id: '2' } }, { doc: { a: 1 } }), {}, '/path-index/_bulk');
+    const vectorTime = new Date(Date.now() - 120_000).toISOString();
+    const reply = await bulk(ndjson({ upsert: { _id: '1' } }, { message: 'not stored' }, { index: {} }, { message: 'stored beside it', host: 'es-unknown-action', timestamp: vectorTime }, { update: { _id: '2' } }, { doc: { a: 1 } }), {}, '/path-index/_bulk');
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.json.errors, true);
     assert.deepEqual(reply.json.items.map((item: object) => Object.keys(item)[0]), ['upsert', 'index', 'update']);
     assert.deepEqual(reply.json.items.map((item: any) => (Object.values(item)[0] as any).status), [400, 201, 400]);
     const lines = await exported('es-unknown-action', 1);
     assert.deepEqual(lines.map((line) => [line._line, line.meta._index]), [['stored beside it', 'path-index']]);
+    // Vector's bulk mode sends `timestamp` rather than `@timestamp`.
+    assert.equal(lines[0]._ts, Date.parse(vectorTime));
   });
 
   test('bad NDJSON, an action line that is not one, a truncated body or gzip: 400, and nothing of the request stored', async () => {

@@ -1,7 +1,8 @@
 /**
  * An Elasticsearch document as a line of `/logs/ingest` (src/ingest/normalise.ts reads it from
  * there): `message`, else `log`, else `_line` is the line; `host.name` or `host` the host;
- * `service.name` or `app` the app; `log.level` or `level` the level; `@timestamp` the time. Each
+ * `service.name` or `app` the app; `log.level` or `level` the level; `@timestamp` (else `timestamp`, as Vector's bulk mode
+ * sends it) the time. Each
  * field is read nested (`{"host":{"name":...}}`, as ECS shippers send) or dotted (`"host.name"`).
  * What is taken out is removed from the document; everything else is the line's meta, with its
  * types, and the index the document was sent to is `_index` in the meta. A document with no line
@@ -38,7 +39,7 @@ export function documentToLine(doc: Doc, index: string): Record<string, unknown>
   const host = take(doc, 'host.name', isText) ?? take(doc, 'host', isText);
   const app = take(doc, 'service.name', isText) ?? take(doc, 'app', isText);
   const level = take(doc, 'log.level', isText) ?? take(doc, 'level', isText);
-  const timestamp = take(doc, '@timestamp', isTime);
+  const timestamp = take(doc, '@timestamp', isTime) ?? take(doc, 'timestamp', isTime);
   const meta: Doc = { ...doc, _index: index };
   return { line: line ?? whole, host, app, level, timestamp, meta };
 }
