@@ -167,3 +167,60 @@ export const ingestWarnings = {
     `${lines} line(s) of this request were stored with their meta kept as text, not indexed as fields. ` +
     'See GET /v1/config/meta-fields.',
 } as const;
+
+/**
+ * Elasticsearch's dialect, for the bulk API and the calls shippers make first
+ * (src/ingest/elasticsearch): its clients read `error.type` and `error.reason` from
+ * `{"error":{"root_cause":[{type,reason}],type,reason},"status":N}`. An ElasticError is an ApiError
+ * too, with the catalogue's envelope as its body, so any other handler still renders it sensibly.
+ */
+export interface ElasticErrorBody {
+  error: { root_cause: Array<{ type: string; reason: string }>; type: string; reason: string };
+  status: number;
+}
+
+export class ElasticError extends ApiError {
+  readonly elasticBody: ElasticErrorBody;
+  constructor(statusCode: number, type: string, reason: string, headers: Record<string, string> = {}) {
+    super(statusCode, envelope(reason, type), headers);
+    this.elasticBody = { error: { root_cause: [{ type, reason }], type, reason }, status: statusCode };
+  }
+}
+
+/** What Elasticsearch answers a request without (good) credentials with: the schemes it takes. */
+const ELASTIC_CHALLENGE = { 'www-authenticate': 'Basic realm="logstead" charset="UTF-8", ApiKey, Bearer realm="logstead"' };
+
+export const elasticErrors = {
+  missingCredentials: (path: string) =>
+    new ElasticError(
+      401,
+      'security_exception',
+      `missing authentication credentials for REST request [${path}]: send the ingestion key as Basic auth (user or password), ApiKey, Bearer or the apikey header`,
+      ELASTIC_CHALLENGE,
+    ),
+  wrongCredentials: () => new ElasticError(401, 'security_exception', 'unable to authenticate with provided credentials: no organisation has this ingestion key', ELASTIC_CHALLENGE),
+  serviceKey: () =>
+    new ElasticError(401, 'security_exception', 'this is a service key, which reads and configures; the bulk API needs an ingestion key', ELASTIC_CHALLENGE),
+  conflictingCredentials: () => new ElasticError(401, 'security_exception', 'send one ingestion key per request: this request carries different keys', ELASTIC_CHALLENGE),
+  /** A body that is not newline-delimited JSON of action and document lines: nothing of it is stored. */
+  malformedBulk: (reason: string) => new ElasticError(400, 'parse_exception', `${reason}; nothing of this request was stored`),
+  invalidRequest: (reason: string) => new ElasticError(400, 'action_request_validation_exception', `Validation Failed: 1: ${reason};`),
+  invalidIndexName: (index: string) => new ElasticError(400, 'invalid_index_name_exception', `Invalid index name [${index}], must not start with '_'`),
+  /** Logstead keeps no templates, policies or pipelines: asked for one, it has none (shippers then PUT theirs, which is accepted). */
+  resourceNotFound: (what: string) => new ElasticError(404, 'resource_not_found_exception', `${what} is not kept by Logstead (it accepts and ignores it)`),
+  /** Any other refusal (limits, overload, a corrupt gzip body), in Elasticsearch's shape with the catalogue's status and text. */
+  fromApiError: (error: ApiError): ElasticError => {
+    if (error instanceof ElasticError) return error;
+    const type: Record<number, string> = { 400: 'parse_exception', 401: 'security_exception', 403: 'security_exception', 404: 'resource_not_found_exception', 408: 'timeout_exception', 413: 'content_too_long_exception', 429: 'es_rejected_execution_exception', 503: 'unavailable_shards_exception' };
+    const headers = error.statusCode === 401 ? { ...ELASTIC_CHALLENGE, ...error.headers } : error.headers;
+    return new ElasticError(error.statusCode, type[error.statusCode] ?? 'exception', String(error.body.error), headers);
+  },
+} as const;
+
+/** An item of a bulk request that is answered with an error of its own while the others are stored. */
+export const elasticItemErrors = {
+  unsupportedAction: (action: string) => ({
+    type: 'illegal_argument_exception',
+    reason: `Logstead stores log lines: the bulk action [${action}] is not supported (only index and create are)`,
+  }),
+} as const;

@@ -10,10 +10,10 @@ import { loggerOptions, requestId } from './logging.js';
  * What an error answered before its body was read will still read of the upload before closing:
  * a 10 MB ingest limit plus as much again in flight, and no more than a slow client needs.
  */
-const DRAIN_LIMITS = { maxBytes: 64 * 1024 * 1024, maxMs: 30_000 };
+export const DRAIN_LIMITS = { maxBytes: 64 * 1024 * 1024, maxMs: 30_000 };
 
 /** Maps anything thrown while serving a request to a body from the error catalogue; domain errors through domain-errors.ts. */
-function toApiError(error: FastifyError, isIngest: boolean): ApiError {
+export function toApiError(error: FastifyError, isIngest: boolean): ApiError {
   if (error instanceof ApiError) return error;
   const domain = apiErrorForDomain(error);
   if (domain) return domain;

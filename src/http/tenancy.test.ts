@@ -75,12 +75,12 @@ interface Got {
 }
 
 /** fetch, with a gzip body inflated so that B's data cannot hide in compressed bytes. */
-async function call(method: string, urlPath: string, headers: Record<string, string> = {}, body?: unknown): Promise<Got> {
+async function call(method: string, urlPath: string, headers: Record<string, string> = {}, body?: unknown, ndjson?: string): Promise<Got> {
   const response = await fetch(`${server.url}${urlPath}`, {
     method,
     redirect: 'manual',
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { ...headers, ...(ndjson !== undefined ? { 'content-type': 'application/x-ndjson' } : body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: ndjson ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
   let bytes = Buffer.from(await response.arrayBuffer());
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = zlib.gunzipSync(bytes);
@@ -235,7 +235,8 @@ interface Probe {
   route: string;
   does: string;
   auth: AuthKind;
-  request: (t: Target) => { path: string; body?: unknown; headers?: Record<string, string> };
+  /** `ndjson`: a body sent as it is (the Elasticsearch bulk API's), instead of `body` as JSON. */
+  request: (t: Target) => { path: string; body?: unknown; ndjson?: string; headers?: Record<string, string> };
   /** Statuses allowed when the credential is A's and valid. */
   allowed: number[];
   /** Extra check on an answer with a valid credential of A. */
@@ -315,6 +316,35 @@ const PROBES: Probe[] = [
       createsOwn: true,
     }),
   ),
+
+  // The Elasticsearch bulk API: B is named only where nothing is stored (the query, the action's
+  // routing), so A's own lines hold nothing of B's; the index goes to the line's meta, so it is A's.
+  ...['/_bulk', '/:index/_bulk'].map(
+    (route): Probe => ({
+      route: `POST ${route}`,
+      does: "writes naming B's account in the query and the action",
+      auth: 'ingest',
+      request: (t) => ({
+        path: `${route.replace(':index', 'index-a')}?account=${t.account}`,
+        ndjson: `${JSON.stringify({ index: { _index: 'index-a', routing: t.account } })}\n${JSON.stringify({ message: `${INTRUDER} line`, host: 'host-a', app: 'app-a' })}\n`,
+      }),
+      allowed: [200],
+      check: (got) => assert.equal(got.json.errors, false),
+      createsOwn: true,
+    }),
+  ),
+  // What Elasticsearch shippers ask before the bulk API: nothing is kept, whatever it names.
+  { route: 'GET /_license', does: "reads the license naming B's account", auth: 'public', request: (t) => ({ path: `/_license?account=${t.account}` }), allowed: [200] },
+  { route: 'GET /_xpack', does: "reads the features naming B's account", auth: 'public', request: (t) => ({ path: `/_xpack?account=${t.account}` }), allowed: [200] },
+  { route: 'GET /_cluster/health', does: "reads the health naming B's account", auth: 'ingest', request: (t) => ({ path: `/_cluster/health?account=${t.account}` }), allowed: [200] },
+  { route: 'GET /_nodes', does: "reads the nodes naming B's account", auth: 'ingest', request: (t) => ({ path: `/_nodes?account=${t.account}` }), allowed: [200] },
+  { route: 'GET /_nodes/:filter', does: "reads the nodes filtered by B's account", auth: 'ingest', request: (t) => ({ path: `/_nodes/${t.account}` }), allowed: [200] },
+  { route: 'GET /_nodes/:filter/:metric', does: "reads the nodes filtered by B's account", auth: 'ingest', request: (t) => ({ path: `/_nodes/${t.account}/http` }), allowed: [200] },
+  ...['/_index_template/:name', '/_template/:name', '/_component_template/:name', '/_ilm/policy/:name', '/_ingest/pipeline/:name'].flatMap((route): Probe[] => [
+    { route: `GET ${route}`, does: "reads a setup resource named for B's account", auth: 'ingest', request: (t) => ({ path: route.replace(':name', t.account) }), allowed: [404] },
+    { route: `PUT ${route}`, does: "puts a setup resource named for B's account", auth: 'ingest', request: (t) => ({ path: route.replace(':name', t.account), body: { index_patterns: [`${t.account}-*`] } }), allowed: [200] },
+  ]),
+  { route: 'PUT /:index', does: "creates an index named for B's account", auth: 'ingest', request: (t) => ({ path: `/${t.account}`, body: {} }), allowed: [200] },
 
   // Export, v1 and v2, and the e-mailed links.
   { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },
@@ -533,9 +563,9 @@ const CREDENTIALS: Record<AuthKind, Credential[]> = {
 const methodOf = (probe: Probe) => (probe.route.startsWith('OPTIONS') ? 'OPTIONS' : probe.route.split(' ')[0]);
 
 async function run(probe: Probe, credential: Credential, target: Target): Promise<{ got: Got; sent: string }> {
-  const { path: urlPath, body, headers = {} } = probe.request(target);
-  const got = await call(methodOf(probe), urlPath, { ...credential.headers(), ...headers }, body);
-  return { got, sent: decodeURIComponent(urlPath) + JSON.stringify(body ?? null) };
+  const { path: urlPath, body, ndjson, headers = {} } = probe.request(target);
+  const got = await call(methodOf(probe), urlPath, { ...credential.headers(), ...headers }, body, ndjson);
+  return { got, sent: decodeURIComponent(urlPath) + JSON.stringify(body ?? null) + (ndjson ?? '') };
 }
 
 describe('live tail', () => {
