@@ -157,7 +157,7 @@ describe('every registered route, with every role', () => {
     // The export download link is signed (the signature is its credential).
     assert.deepEqual(publicApi.filter((route) => !route.endsWith(' /v1/export/download/:id')), []);
     const ingest = [...declared].filter(([, permission]) => permission === 'ingest').map(([route]) => route);
-    assert.deepEqual(ingest.sort(), ['POST /logs/agent', 'POST /logs/agent/', 'POST /logs/ingest', 'POST /logs/ingest/']);
+    assert.deepEqual(ingest.sort(), ['POST /logs/agent', 'POST /logs/agent/', 'POST /logs/ingest', 'POST /logs/ingest/', 'POST /loki/api/v1/push']);
   });
 
   test("ingestion routes take an ingestion key, never a member's session or a service key", async () => {
@@ -168,6 +168,9 @@ describe('every registered route, with every role', () => {
     ] as const) {
       const reply = await request(`${server.url}/logs/ingest?hostname=walk`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ line: 'x' }] }) });
       assert.equal(reply.status, 401, `${name}: ${reply.text}`);
+      const loki = { streams: [{ stream: { app: 'walk' }, values: [[`${Date.now()}000000`, 'x']] }] };
+      const pushed = await request(`${server.url}/loki/api/v1/push`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(loki) });
+      assert.equal(pushed.status, 401, `Loki push, ${name}: ${pushed.text}`);
     }
     const right = await request(`${server.url}/logs/ingest?hostname=walk`, { method: 'POST', headers: { apikey: server.org.ingestionKey, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ line: 'x' }] }) });
     assert.equal(right.status, 200);

@@ -316,6 +316,24 @@ const PROBES: Probe[] = [
     }),
   ),
 
+  // Loki push: whatever A names, its lines land in A; an X-Scope-OrgID naming another organisation is refused.
+  {
+    route: 'POST /loki/api/v1/push',
+    // Only the query names B: labels are stored as meta, and A's own data must not differ between B and the ghost.
+    does: "pushes naming B's account in the query",
+    auth: 'ingest',
+    request: (t) => ({ path: `/loki/api/v1/push?account=${t.account}`, body: { streams: [{ stream: { app: 'app-a' }, values: [[`${Date.now()}000000`, `${INTRUDER} loki line`]] }] } }),
+    allowed: [204],
+    createsOwn: true,
+  },
+  {
+    route: 'POST /loki/api/v1/push',
+    does: "pushes with an X-Scope-OrgID naming B's account",
+    auth: 'ingest',
+    request: (t) => ({ path: '/loki/api/v1/push', headers: { 'x-scope-orgid': t.account }, body: { streams: [{ stream: { app: 'app-a' }, values: [[`${Date.now()}000000`, `${INTRUDER} loki line`]] }] } }),
+    allowed: [401],
+  },
+
   // Export, v1 and v2, and the e-mailed links.
   { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },
   { route: 'GET /v1/export', does: "searches for B's word", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&query=${t.word}` }), allowed: [200], check: emptyJsonLines },
