@@ -12,6 +12,7 @@ import { enforcePermissions } from './http/permissions.js';
 import { createWebServer } from './http/web-server.js';
 import { startMezmoIngest } from './ingest/mezmo/start.js';
 import { startElasticIngest } from './ingest/elasticsearch/start.js';
+import { startLokiIngest } from './ingest/loki/start.js';
 import { startIngest } from './ingest/start.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
@@ -88,6 +89,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     ingest.afterStore.subscribe({ name: 'metrics', stored: (_account, batch) => countStored(metrics, batch) });
     await started.add(startMezmoIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startElasticIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
+    await started.add(startLokiIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));

@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly body: ErrorBody,
     /** Headers the answer carries, such as Retry-After on a 503. */
     readonly headers: Record<string, string> = {},
+    /** Answered as `text/plain`, the body's `error` alone, for protocols whose errors are text (Loki's). */
+    readonly plainText = false,
   ) {
     super(body.error);
   }
@@ -155,6 +157,29 @@ export const errors = {
     ),
   ssoNoOrganisation: (account: string) =>
     new ApiError(403, envelope(`New people would join the organisation "${account}" (LOGSTEAD_OIDC_ACCOUNT), but it does not exist or is not active. Ask an admin to fix the setting.`, 'Forbidden')),
+} as const;
+
+/**
+ * Errors of the Loki push API (src/ingest/loki), in Loki's dialect: a plain text body and the
+ * status Loki gives, which Promtail, Alloy, Fluent Bit, Vector and the Docker plugin log as they
+ * are and retry on 429 and 5xx only.
+ */
+const lokiText = (status: number, text: string, headers: Record<string, string> = {}) => new ApiError(status, { error: text }, headers, true);
+export const lokiErrors = {
+  /** A request that does not parse or holds a malformed stream: nothing of it is stored. */
+  badRequest: (message: string) => lokiText(400, message),
+  noLabels: () => lokiText(400, 'error at least one label pair is required per stream'),
+  unauthorized: () =>
+    lokiText(401, 'unauthorized: send an ingestion key as Basic auth (user or password), Authorization: Bearer, or the apikey header'),
+  conflictingCredentials: () => lokiText(401, 'unauthorized: this request carries different ingestion keys; send one'),
+  serviceKey: () => lokiText(401, 'unauthorized: this is a service key, which reads and configures; pushing needs an ingestion key'),
+  orgMismatch: () => lokiText(401, 'unauthorized: X-Scope-OrgID does not name the organisation of this ingestion key'),
+  tooLarge: () => lokiText(413, 'request body too large: the limit is 10 MB after decompression'),
+  storedTooLarge: () =>
+    lokiText(413, "request too large: its lines take more than 64 MB once each carries the stream's labels; send fewer lines per request"),
+  unsupportedMediaType: (what: string) => lokiText(415, `unsupported ${what}: send application/x-protobuf (snappy) or application/json, gzip or not`),
+  unavailable: (message: string) => lokiText(503, message, { 'retry-after': RETRY_AFTER_SECONDS }),
+  internal: () => lokiText(500, 'internal server error'),
 } as const;
 
 /**

@@ -161,7 +161,7 @@ describe('every registered route, with every role', () => {
     const elastic = ['/_cluster/health', '/_nodes', '/_nodes/:filter', '/_nodes/:filter/:metric'].flatMap((path) => [`GET ${path}`, `HEAD ${path}`]);
     for (const path of ['/_component_template/:name', '/_ilm/policy/:name', '/_index_template/:name', '/_ingest/pipeline/:name', '/_template/:name']) elastic.push(`GET ${path}`, `HEAD ${path}`, `PUT ${path}`);
     elastic.push('HEAD /:index', 'PUT /:index', 'POST /_bulk', 'POST /:index/_bulk');
-    assert.deepEqual(ingest.sort(), ['POST /logs/agent', 'POST /logs/agent/', 'POST /logs/ingest', 'POST /logs/ingest/', ...elastic].sort());
+    assert.deepEqual(ingest.sort(), ['POST /logs/agent', 'POST /logs/agent/', 'POST /logs/ingest', 'POST /logs/ingest/', 'POST /loki/api/v1/push', ...elastic].sort());
   });
 
   test("ingestion routes take an ingestion key, never a member's session or a service key", async () => {
@@ -172,6 +172,9 @@ describe('every registered route, with every role', () => {
     ] as const) {
       const reply = await request(`${server.url}/logs/ingest?hostname=walk`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ line: 'x' }] }) });
       assert.equal(reply.status, 401, `${name}: ${reply.text}`);
+      const loki = { streams: [{ stream: { app: 'walk' }, values: [[`${Date.now()}000000`, 'x']] }] };
+      const pushed = await request(`${server.url}/loki/api/v1/push`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(loki) });
+      assert.equal(pushed.status, 401, `Loki push, ${name}: ${pushed.text}`);
     }
     const right = await request(`${server.url}/logs/ingest?hostname=walk`, { method: 'POST', headers: { apikey: server.org.ingestionKey, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ line: 'x' }] }) });
     assert.equal(right.status, 200);

@@ -98,7 +98,9 @@ export function createHttpServer(logLevel: string, logStream?: Writable, trustPr
       reply.header('connection', 'close');
       await drainRequest(request.raw, DRAIN_LIMITS);
     }
-    return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.body);
+    reply.code(apiError.statusCode).headers(apiError.headers);
+    if (apiError.plainText) return reply.type('text/plain; charset=utf-8').send(`${apiError.body.error}\n`);
+    return reply.send(apiError.body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errors.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`).body);

@@ -345,6 +345,23 @@ const PROBES: Probe[] = [
     { route: `PUT ${route}`, does: "puts a setup resource named for B's account", auth: 'ingest', request: (t) => ({ path: route.replace(':name', t.account), body: { index_patterns: [`${t.account}-*`] } }), allowed: [200] },
   ]),
   { route: 'PUT /:index', does: "creates an index named for B's account", auth: 'ingest', request: (t) => ({ path: `/${t.account}`, body: {} }), allowed: [200] },
+  // Loki push: whatever A names, its lines land in A; an X-Scope-OrgID naming another organisation is refused.
+  {
+    route: 'POST /loki/api/v1/push',
+    // Only the query names B: labels are stored as meta, and A's own data must not differ between B and the ghost.
+    does: "pushes naming B's account in the query",
+    auth: 'ingest',
+    request: (t) => ({ path: `/loki/api/v1/push?account=${t.account}`, body: { streams: [{ stream: { app: 'app-a' }, values: [[`${Date.now()}000000`, `${INTRUDER} loki line`]] }] } }),
+    allowed: [204],
+    createsOwn: true,
+  },
+  {
+    route: 'POST /loki/api/v1/push',
+    does: "pushes with an X-Scope-OrgID naming B's account",
+    auth: 'ingest',
+    request: (t) => ({ path: '/loki/api/v1/push', headers: { 'x-scope-orgid': t.account }, body: { streams: [{ stream: { app: 'app-a' }, values: [[`${Date.now()}000000`, `${INTRUDER} loki line`]] }] } }),
+    allowed: [401],
+  },
 
   // Export, v1 and v2, and the e-mailed links.
   { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },
