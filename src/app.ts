@@ -13,6 +13,7 @@ import { createWebServer } from './http/web-server.js';
 import { startMezmoIngest } from './ingest/mezmo/start.js';
 import { startElasticIngest } from './ingest/elasticsearch/start.js';
 import { startLokiIngest } from './ingest/loki/start.js';
+import { startOtlpIngest } from './ingest/otlp/start.js';
 import { startIngest } from './ingest/start.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
@@ -90,6 +91,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startMezmoIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startElasticIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startLokiIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
+    await started.add(startOtlpIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, log }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));

@@ -5,6 +5,8 @@ import path from 'node:path';
 export interface Settings {
   port: number;
   host: string;
+  /** OTLP/gRPC (OpenTelemetry logs) listens on this port of `host`; undefined (off) when unset. 0 picks a free port. */
+  otlpGrpcPort: number | undefined;
   dataDir: string;
   /** Address users and clients reach this server on, when it is not the one it listens on. */
   publicUrl: string | undefined;
@@ -200,6 +202,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     port: integer(env, 'LOGSTEAD_PORT', 8080, 0, 65535),
     host: env.LOGSTEAD_HOST || '127.0.0.1',
+    otlpGrpcPort: env.LOGSTEAD_OTLP_GRPC_PORT?.trim() ? integer(env, 'LOGSTEAD_OTLP_GRPC_PORT', 0, 0, 65535) : undefined,
     dataDir: path.resolve(env.LOGSTEAD_DATA_DIR || './data'),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     logLevel,

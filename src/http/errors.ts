@@ -57,6 +57,9 @@ export const errors = {
     ),
   bodyTooLarge: () => new ApiError(413, envelope('Request body is larger than the 1 MB limit of this API.', 'PayloadTooLarge')),
   unsupportedMediaType: () => new ApiError(415, envelope('Send the body as JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
+  /** OTLP/HTTP (POST /v1/logs) reads its two encodings only. */
+  otlpUnsupportedMediaType: () =>
+    new ApiError(415, envelope('Send OTLP logs as protobuf (Content-Type: application/x-protobuf) or JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
   // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).
   overloaded: () =>
     new ApiError(503, envelope('Ingestion is overloaded; retry the request later.', 'ServiceUnavailable'), { 'retry-after': RETRY_AFTER_SECONDS }),

@@ -154,14 +154,15 @@ describe('every registered route, with every role', () => {
     const declared = declaredPermissions(server.running.app);
     const api = /^[A-Z]+ \/(v1|v2|ws)\//;
     const publicApi = [...declared].filter(([route, permission]) => api.test(route) && (permission === 'public' || permission === 'ingest')).map(([route]) => route);
-    // The export download link is signed (the signature is its credential).
-    assert.deepEqual(publicApi.filter((route) => !route.endsWith(' /v1/export/download/:id')), []);
+    // The export download link is signed (the signature is its credential); OTLP's path is fixed
+    // by the protocol, and takes an ingestion key like /logs/ingest.
+    assert.deepEqual(publicApi.filter((route) => !route.endsWith(' /v1/export/download/:id') && route !== 'POST /v1/logs'), []);
     const ingest = [...declared].filter(([, permission]) => permission === 'ingest').map(([route]) => route);
     // The Elasticsearch API's bulk paths and the setup calls shippers make before them (src/ingest/elasticsearch) take the key too.
     const elastic = ['/_cluster/health', '/_nodes', '/_nodes/:filter', '/_nodes/:filter/:metric'].flatMap((path) => [`GET ${path}`, `HEAD ${path}`]);
     for (const path of ['/_component_template/:name', '/_ilm/policy/:name', '/_index_template/:name', '/_ingest/pipeline/:name', '/_template/:name']) elastic.push(`GET ${path}`, `HEAD ${path}`, `PUT ${path}`);
     elastic.push('HEAD /:index', 'PUT /:index', 'POST /_bulk', 'POST /:index/_bulk');
-    assert.deepEqual(ingest.sort(), ['POST /logs/agent', 'POST /logs/agent/', 'POST /logs/ingest', 'POST /logs/ingest/', 'POST /loki/api/v1/push', ...elastic].sort());
+    assert.deepEqual(ingest.sort(), ['POST /logs/agent', 'POST /logs/agent/', 'POST /logs/ingest', 'POST /logs/ingest/', 'POST /loki/api/v1/push', 'POST /v1/logs', ...elastic].sort());
   });
 
   test("ingestion routes take an ingestion key, never a member's session or a service key", async () => {

@@ -362,6 +362,25 @@ const PROBES: Probe[] = [
     request: (t) => ({ path: '/loki/api/v1/push', headers: { 'x-scope-orgid': t.account }, body: { streams: [{ stream: { app: 'app-a' }, values: [[`${Date.now()}000000`, `${INTRUDER} loki line`]] }] } }),
     allowed: [401],
   },
+  {
+    route: 'POST /v1/logs',
+    // As for /logs/ingest, B is named only where nothing is stored (the query), and in the line's words.
+    does: "writes OTLP/JSON naming B's account in the query",
+    auth: 'ingest',
+    request: (t) => ({
+      path: `/v1/logs?account=${t.account}`,
+      body: {
+        resourceLogs: [
+          {
+            resource: { attributes: [{ key: 'host.name', value: { stringValue: 'host-a' } }, { key: 'service.name', value: { stringValue: 'app-a' } }] },
+            scopeLogs: [{ logRecords: [{ body: { stringValue: `${INTRUDER} line` } }] }],
+          },
+        ],
+      },
+    }),
+    allowed: [200],
+    createsOwn: true,
+  },
 
   // Export, v1 and v2, and the e-mailed links.
   { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },

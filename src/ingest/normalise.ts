@@ -35,6 +35,12 @@ export interface PendingLine {
   metaObject: Record<string, unknown> | null;
 }
 
+/**
+ * Searchable fields a protocol gives a line beside its text (OTLP's trace_id and span_id), merged
+ * over the fields parsed from a JSON line. A symbol, so no client's JSON can set it.
+ */
+export const PROTOCOL_FIELDS = Symbol('protocol fields');
+
 /** Nesting beyond this in meta or a JSON line is not kept as structure. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -87,7 +93,9 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   const line = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
 
   const parsedFields = parseJsonLine(line);
-  const fields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
+  const lineFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
+  const given = (raw as { [PROTOCOL_FIELDS]?: Record<string, string> })[PROTOCOL_FIELDS];
+  const fields = given ? { ...lineFields, ...given } : lineFields;
   const file = label(raw.file ?? raw.f, LIMITS.file);
   const app = label(raw.app, LIMITS.app) || clip(path.basename(file), LIMITS.app);
   const jsonLevel = fields && typeof fields.level === 'string' ? fields.level : '';
@@ -110,7 +118,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
       mac: context.source.mac,
       tags: context.source.tags,
       line,
-      logtype: fields ? 'json' : 'text',
+      logtype: lineFields ? 'json' : 'text',
       fields: fields ? JSON.stringify(fields) : '',
       meta: meta.text,
       meta_indexed: false,

@@ -1,0 +1,310 @@
+import { PROTOCOL_FIELDS } from '../normalise.js';
+import { ExportLogsServiceRequest } from './proto.js';
+
+/** A request that is not OTLP as sent: nothing of it is stored, and the sender gets 400 / INVALID_ARGUMENT. */
+export class OtlpInputError extends Error {}
+
+/** Deeper AnyValue nesting than anyone logs; refused rather than walked (and beyond what meta keeps, 64). */
+const MAX_DEPTH = 100;
+
+type Obj = Record<string, unknown>;
+
+const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array);
+
+/**
+ * A field by its protobuf (camelCase) name, or the snake_case one some JSON senders write. Own
+ * properties only: a decoded protobuf message has the fields it carried as its own, and defaults
+ * ("" for every member of AnyValue's oneof) on its prototype.
+ */
+function field(object: Obj, camel: string, snake: string): unknown {
+  const value = Object.hasOwn(object, camel) ? object[camel] : undefined;
+  return value === undefined || value === null ? (Object.hasOwn(object, snake) ? object[snake] : undefined) : value;
+}
+
+function list(object: Obj, camel: string, snake: string, what: string): unknown[] {
+  const value = field(object, camel, snake);
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new OtlpInputError(`${what} is not an array`);
+  return value;
+}
+
+function message(value: unknown, what: string): Obj | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObj(value)) throw new OtlpInputError(`${what} is not an object`);
+  return value;
+}
+
+interface LongLike {
+  low: number;
+  high: number;
+  unsigned?: boolean;
+  toString(): string;
+}
+const isLong = (value: unknown): value is LongLike => isObj(value) && typeof value.low === 'number' && typeof value.high === 'number';
+
+/** An int64 as JSON keeps it: a number while exact, else its decimal text. */
+function integer(value: unknown, what: string): number | string {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw new OtlpInputError(`${what} is not an integer`);
+    return value;
+  }
+  if (typeof value === 'string') {
+    if (!/^-?\d{1,20}$/.test(value)) throw new OtlpInputError(`${what} is not an integer`);
+    const number = Number(value);
+    return Number.isSafeInteger(number) ? number : BigInt(value).toString();
+  }
+  if (isLong(value)) {
+    const text = value.toString();
+    const number = Number(text);
+    return Number.isSafeInteger(number) ? number : text;
+  }
+  throw new OtlpInputError(`${what} is not an integer`);
+}
+
+/** Nanoseconds since the epoch (fixed64: a Long from protobuf, a string or number in JSON) as ms, to the nearest; undefined for 0 or none. */
+function nanosToMs(value: unknown, what: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  let nanos: number;
+  if (isLong(value)) nanos = (value.high >>> 0) * 4294967296 + (value.low >>> 0);
+  else if (typeof value === 'number' && Number.isFinite(value) && value >= 0) nanos = value;
+  else if (typeof value === 'string' && /^\d{1,20}$/.test(value)) nanos = Number(value);
+  else throw new OtlpInputError(`${what} is not a time in nanoseconds`);
+  // To the nearest ms: senders that start from a ms clock (the JS SDK) carry float error, 5 ms
+  // arriving as 4.999999 ms, and truncating would move their lines back by one.
+  return nanos > 0 ? Math.round(nanos / 1e6) : undefined;
+}
+
+/** A protobuf double, or JSON's number or its "NaN", "Infinity" and "-Infinity" texts (which JSON meta keeps as text). */
+function double(value: unknown, what: string): number | string {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'string') {
+    if (value === 'NaN' || value === 'Infinity' || value === '-Infinity') return value;
+    const number = Number(value);
+    if (value.trim() !== '' && Number.isFinite(number)) return number;
+  }
+  throw new OtlpInputError(`${what} is not a number`);
+}
+
+/** bytes: a Uint8Array from protobuf, base64 text in JSON; kept as base64 text. */
+function base64(value: unknown, what: string): string {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (typeof value === 'string') return value;
+  throw new OtlpInputError(`${what} is not bytes`);
+}
+
+/**
+ * A trace or span id as lower-case hex: bytes from protobuf, hex text in OTLP/JSON. All zeros, or
+ * none, is no id. A JSON id that is not hex of the right length is refused, as the collector does.
+ */
+function hexId(value: unknown, bytes: number, what: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let hex: string;
+  if (value instanceof Uint8Array) {
+    if (value.length === 0) return undefined;
+    if (value.length !== bytes) throw new OtlpInputError(`${what} is not ${bytes} bytes`);
+    hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  } else if (typeof value === 'string' && value.length === bytes * 2 && /^[0-9a-fA-F]+$/.test(value)) {
+    hex = value.toLowerCase();
+  } else {
+    throw new OtlpInputError(`${what} is not ${bytes * 2} hex digits`);
+  }
+  return /^0+$/.test(hex) ? undefined : hex;
+}
+
+/** An AnyValue as JSON keeps it: text, number, boolean, array, object; null when empty. */
+function anyValue(value: unknown, depth: number): unknown {
+  if (value === undefined || value === null) return null;
+  if (depth > MAX_DEPTH) throw new OtlpInputError(`a value nested deeper than ${MAX_DEPTH} levels`);
+  if (!isObj(value)) throw new OtlpInputError('a value is not an AnyValue');
+  let got: unknown;
+  if ((got = field(value, 'stringValue', 'string_value')) !== undefined && got !== null) {
+    if (typeof got !== 'string') throw new OtlpInputError('stringValue is not a string');
+    return got;
+  }
+  if ((got = field(value, 'boolValue', 'bool_value')) !== undefined && got !== null) {
+    if (typeof got !== 'boolean') throw new OtlpInputError('boolValue is not a boolean');
+    return got;
+  }
+  if ((got = field(value, 'intValue', 'int_value')) !== undefined && got !== null) return integer(got, 'intValue');
+  if ((got = field(value, 'doubleValue', 'double_value')) !== undefined && got !== null) return double(got, 'doubleValue');
+  if ((got = field(value, 'arrayValue', 'array_value')) !== undefined && got !== null) {
+    const array = message(got, 'arrayValue')!;
+    return list(array, 'values', 'values', 'arrayValue.values').map((item) => anyValue(item, depth + 1));
+  }
+  if ((got = field(value, 'kvlistValue', 'kvlist_value')) !== undefined && got !== null) {
+    const kvlist = message(got, 'kvlistValue')!;
+    const object: Obj = {};
+    for (const [key, item] of keyValues(list(kvlist, 'values', 'values', 'kvlistValue.values'), depth + 1)) setOwn(object, key, item);
+    return object;
+  }
+  if ((got = field(value, 'bytesValue', 'bytes_value')) !== undefined && got !== null) return base64(got, 'bytesValue');
+  return null;
+}
+
+function keyValues(entries: unknown[], depth: number): Array<[string, unknown]> {
+  return entries.map((entry) => {
+    const pair = message(entry, 'an attribute');
+    if (!pair) throw new OtlpInputError('an attribute is null');
+    const key = Object.hasOwn(pair, 'key') ? pair.key : '';
+    if (typeof key !== 'string') throw new OtlpInputError('an attribute key is not a string');
+    return [key, anyValue(field(pair, 'value', 'value'), depth)];
+  });
+}
+
+/** A property of its own even for "__proto__", which plain assignment would take as the prototype. */
+function setOwn(object: Obj, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Attributes into meta: a dotted OpenTelemetry name (`http.request.method`) nests, so that
+ * `meta.http.request.method:GET` finds it as the query language reads paths. A name that cannot
+ * nest (an empty part, or a part already holding a value that is no object) stays as it is.
+ */
+function putAttribute(meta: Obj, key: string, value: unknown): void {
+  const parts = key.split('.');
+  if (parts.length > 1 && parts.every((part) => part !== '')) {
+    let at = meta;
+    let nests = true;
+    for (let index = 0; index < parts.length - 1; index++) {
+      const next = Object.hasOwn(at, parts[index]) ? at[parts[index]] : undefined;
+      if (next === undefined) {
+        const created: Obj = {};
+        setOwn(at, parts[index], created);
+        at = created;
+      } else if (isObj(next)) {
+        at = next;
+      } else {
+        nests = false;
+        break;
+      }
+    }
+    const last = parts[parts.length - 1];
+    if (nests && !(Object.hasOwn(at, last) && isObj(at[last]))) {
+      setOwn(at, last, value);
+      return;
+    }
+  }
+  if (!(Object.hasOwn(meta, key) && isObj(meta[key]) && !isObj(value))) setOwn(meta, key, value);
+}
+
+/** SeverityNumber ranges to Logstead's level names (the OpenTelemetry log data model's short names). */
+function severityLevel(number: number): string | undefined {
+  if (number >= 1 && number <= 4) return 'TRACE';
+  if (number >= 5 && number <= 8) return 'DEBUG';
+  if (number >= 9 && number <= 12) return 'INFO';
+  if (number >= 13 && number <= 16) return 'WARN';
+  if (number >= 17 && number <= 20) return 'ERROR';
+  if (number >= 21 && number <= 24) return 'FATAL';
+  return undefined;
+}
+
+const SEVERITY_NAMES: Record<string, number> = { TRACE: 1, DEBUG: 5, INFO: 9, WARN: 13, ERROR: 17, FATAL: 21 };
+
+/** severity_number: an int32 from protobuf; in JSON a number, or the enum's name (SEVERITY_NUMBER_WARN2). */
+function severityNumber(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string') {
+    const match = /^SEVERITY_NUMBER_(TRACE|DEBUG|INFO|WARN|ERROR|FATAL)([234]?)$/.exec(value);
+    if (match) return SEVERITY_NAMES[match[1]] + (match[2] ? Number(match[2]) - 1 : 0);
+    if (value === 'SEVERITY_NUMBER_UNSPECIFIED') return 0;
+  }
+  throw new OtlpInputError('severityNumber is not a severity');
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined);
+
+/** A line in the Mezmo shape the intake takes (normalise.ts), with OTLP's ids as searchable fields. */
+export interface OtlpLine {
+  line: unknown;
+  app?: string;
+  host: string;
+  level?: string;
+  timestamp?: number;
+  meta?: Obj;
+  [PROTOCOL_FIELDS]?: Record<string, string>;
+}
+
+/**
+ * The lines of an ExportLogsServiceRequest, decoded by protobufjs or parsed from OTLP/JSON (both
+ * camelCase; snake_case accepted too). Anything that is not OTLP throws OtlpInputError, so that
+ * nothing of the request is stored.
+ */
+export function linesOfRequest(request: unknown): OtlpLine[] {
+  const root = message(request, 'the request');
+  if (!root) throw new OtlpInputError('the request is not an object');
+  const lines: OtlpLine[] = [];
+  for (const resourceLogs of list(root, 'resourceLogs', 'resource_logs', 'resourceLogs')) {
+    const rl = message(resourceLogs, 'a resourceLogs');
+    if (!rl) continue;
+    const resource = message(rl.resource, 'resource');
+    const resourceAttributes = keyValues(resource ? list(resource, 'attributes', 'attributes', 'resource.attributes') : [], 0);
+    let app: string | undefined;
+    let hostName: string | undefined;
+    let hostname: string | undefined;
+    for (const [key, value] of resourceAttributes) {
+      if (key === 'service.name') app = text(value);
+      else if (key === 'host.name') hostName = text(value);
+      else if (key === 'hostname') hostname = text(value);
+    }
+    for (const scopeLogs of list(rl, 'scopeLogs', 'scope_logs', 'scopeLogs')) {
+      const sl = message(scopeLogs, 'a scopeLogs');
+      if (!sl) continue;
+      for (const logRecord of list(sl, 'logRecords', 'log_records', 'logRecords')) {
+        const record = message(logRecord, 'a logRecord');
+        if (!record) continue;
+        lines.push(lineOf(record, resourceAttributes, app, hostName ?? hostname));
+      }
+    }
+  }
+  return lines;
+}
+
+function lineOf(record: Obj, resourceAttributes: Array<[string, unknown]>, app: string | undefined, resourceHost: string | undefined): OtlpLine {
+  const meta: Obj = {};
+  for (const [key, value] of resourceAttributes) putAttribute(meta, key, value);
+  let recordHost: string | undefined;
+  for (const [key, value] of keyValues(list(record, 'attributes', 'attributes', 'attributes'), 0)) {
+    putAttribute(meta, key, value);
+    if (key === 'hostname') recordHost = text(value);
+  }
+  const body = anyValue(field(record, 'body', 'body'), 0);
+  const eventName = field(record, 'eventName', 'event_name');
+  const line = body === null ? (typeof eventName === 'string' ? eventName : '') : typeof body === 'object' ? body : String(body);
+  const severityText = field(record, 'severityText', 'severity_text');
+  if (severityText !== undefined && severityText !== null && typeof severityText !== 'string') throw new OtlpInputError('severityText is not a string');
+  const level = severityText?.trim() ? severityText.trim() : severityLevel(severityNumber(field(record, 'severityNumber', 'severity_number')));
+  const timestamp = nanosToMs(field(record, 'timeUnixNano', 'time_unix_nano'), 'timeUnixNano') ?? nanosToMs(field(record, 'observedTimeUnixNano', 'observed_time_unix_nano'), 'observedTimeUnixNano');
+  const ids: Record<string, string> = {};
+  const traceId = hexId(field(record, 'traceId', 'trace_id'), 16, 'traceId');
+  const spanId = hexId(field(record, 'spanId', 'span_id'), 8, 'spanId');
+  if (traceId) ids.trace_id = traceId;
+  if (spanId) ids.span_id = spanId;
+  const out: OtlpLine = { line, host: resourceHost ?? recordHost ?? 'unknown' };
+  if (app) out.app = app;
+  if (level) out.level = level;
+  if (timestamp !== undefined) out.timestamp = timestamp;
+  if (Object.keys(meta).length > 0) out.meta = meta;
+  if (traceId || spanId) out[PROTOCOL_FIELDS] = ids;
+  return out;
+}
+
+/** Decodes an OTLP/protobuf request; a body that does not decode throws OtlpInputError. */
+export function decodeProtobuf(body: Uint8Array): unknown {
+  try {
+    return ExportLogsServiceRequest.decode(body);
+  } catch (error) {
+    throw new OtlpInputError(`the body is not an OTLP protobuf ExportLogsServiceRequest: ${(error as Error).message}`);
+  }
+}
+
+/** Parses an OTLP/JSON request; a body that is not JSON throws OtlpInputError. */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new OtlpInputError(`the body is not JSON: ${(error as Error).message}`);
+  }
+}
