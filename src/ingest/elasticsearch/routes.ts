@@ -7,7 +7,8 @@ import { drainRequest } from '../../http/drain-request.js';
 import { elasticErrors } from '../../http/errors.js';
 import { DRAIN_LIMITS, toApiError } from '../../http/server.js';
 import { LIMITS } from '../../wire/limits.js';
-import type { IngestAdmission, Ticket } from '../admission.js';
+import type { IngestAdmission } from '../admission.js';
+import { plainBodyBytes, trackArrivals } from '../http-body.js';
 import type { Intake, PreparedRequest } from '../intake.js';
 import { registerIngestBodyHandling } from '../mezmo/body.js';
 import { parseTags } from '../mezmo/params.js';
@@ -41,18 +42,6 @@ function apiKeyOf(authorization: string | undefined): string | undefined {
   // A plain key is not base64 of "name:key"; its decoding, if any, is no printable pair.
   if (colon > 0 && /^[\x20-\x7e]+$/.test(decoded) && decoded.slice(colon + 1).trim()) return decoded.slice(colon + 1).trim();
   return match[1];
-}
-
-/** What a body takes in memory once read, judged from its headers (as for /logs/ingest). */
-function plainBodyBytes(request: FastifyRequest): number | undefined {
-  const length = Number(request.headers['content-length']);
-  const encoded = !['', 'identity'].includes(String(request.headers['content-encoding'] ?? '').trim().toLowerCase());
-  return !Number.isFinite(length) || length < 0 || encoded ? undefined : Math.min(length, LIMITS.bodyBytes);
-}
-
-interface Arrival {
-  at: number;
-  ticket?: Ticket;
 }
 
 /** An item's answer, in the bulk response's `items`. */
@@ -114,15 +103,9 @@ export async function elasticRoutes(app: FastifyInstance, deps: ElasticIngestDep
   });
 
   // Before a bulk body is read: the arrival time, then admission, as for /logs/ingest.
-  const arrivals = new WeakMap<FastifyRequest, Arrival>();
-  const admit = async (request: FastifyRequest) => {
-    const arrival: Arrival = { at: Date.now() };
-    arrivals.set(request, arrival);
-    arrival.ticket = await deps.admission.admit(plainBodyBytes(request) ?? LIMITS.bodyBytes);
-  };
-  const release = (request: FastifyRequest) => arrivals.get(request)?.ticket?.release();
-  app.addHook('onResponse', async (request) => release(request));
-  app.addHook('onRequestAbort', async (request) => release(request));
+  const arrivals = trackArrivals(app, deps.admission, { everyPost: false });
+  const admit = arrivals.admit;
+  const release = arrivals.release;
 
   const authenticate = async (request: FastifyRequest): Promise<string> => {
     const keys = [...new Set([...presentedKeys(request, { header: 'apikey', query: 'apikey' }), apiKeyOf(request.headers.authorization)].filter((key): key is string => key !== undefined))];
@@ -153,7 +136,7 @@ export async function elasticRoutes(app: FastifyInstance, deps: ElasticIngestDep
       }
     }
     if (rawLines.length === 0) return { items };
-    const prepared = await deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.get(request)?.at ?? Date.now(), sentBytes: plainBodyBytes(request) });
+    const prepared = await deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
     return { prepared, items };
   };
 

@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../../accounts/accounts.js';
 import { presentedKeys } from '../../http/credentials.js';
 import { ApiError, lokiErrors } from '../../http/errors.js';
-import { LIMITS } from '../../wire/limits.js';
-import type { IngestAdmission, Ticket } from '../admission.js';
+import type { IngestAdmission } from '../admission.js';
+import { plainBodyBytes, trackArrivals } from '../http-body.js';
 import { BadInputError, OverloadedError } from '../errors.js';
 import type { Intake } from '../intake.js';
 import { parseTags } from '../mezmo/params.js';
@@ -22,18 +22,6 @@ export const LOKI_PUSH_PATH = '/loki/api/v1/push';
 
 /** The host of lines whose stream names none (no `host`, `hostname` or `instance` label). */
 export const UNKNOWN_HOST = 'unknown';
-
-interface Arrival {
-  at: number;
-  ticket?: Ticket;
-}
-
-/** What a body takes in memory once read, judged from its headers: a compressed or unsized body counts at the limit. */
-function plainBodyBytes(request: FastifyRequest): number | undefined {
-  const length = Number(request.headers['content-length']);
-  const encoded = !['', 'identity'].includes(String(request.headers['content-encoding'] ?? '').trim().toLowerCase());
-  return !Number.isFinite(length) || length < 0 || encoded ? undefined : Math.min(length, LIMITS.bodyBytes);
-}
 
 /** Any error of the push route, in Loki's dialect (a text body), from the catalogue. */
 function lokiError(error: FastifyError, request: FastifyRequest): ApiError {
@@ -68,15 +56,8 @@ export async function lokiPushRoutes(app: FastifyInstance, deps: LokiPushDeps): 
     throw lokiError(error, request);
   });
 
-  const arrivals = new WeakMap<FastifyRequest, Arrival>();
-  app.addHook('onRequest', async (request) => {
-    const arrival: Arrival = { at: Date.now() };
-    arrivals.set(request, arrival);
-    arrival.ticket = await deps.admission.admit(plainBodyBytes(request) ?? LIMITS.bodyBytes);
-  });
-  const release = (request: FastifyRequest) => arrivals.get(request)?.ticket?.release();
-  app.addHook('onResponse', async (request) => release(request));
-  app.addHook('onRequestAbort', async (request) => release(request));
+  const arrivals = trackArrivals(app, deps.admission, { everyPost: true });
+  const release = arrivals.release;
 
   const authenticate = async (request: FastifyRequest): Promise<string> => {
     const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' });
@@ -105,7 +86,7 @@ export async function lokiPushRoutes(app: FastifyInstance, deps: LokiPushDeps): 
     request.body = undefined;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const source: SourceParams = { hostname: UNKNOWN_HOST, ip: '', mac: '', tags: parseTags(query.tags), nowMs: null };
-    return deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.get(request)?.at ?? Date.now(), sentBytes: plainBodyBytes(request) });
+    return deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
   };
 
   app.post(LOKI_PUSH_PATH, { config: { permission: 'ingest' } }, async (request, reply) => {

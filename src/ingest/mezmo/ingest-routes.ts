@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../../accounts/accounts.js';
 import { presentedKeys } from '../../http/credentials.js';
 import { errors, ingestWarnings } from '../../http/errors.js';
-import { LIMITS } from '../../wire/limits.js';
-import type { IngestAdmission, Ticket } from '../admission.js';
+import type { IngestAdmission } from '../admission.js';
+import { plainBodyBytes, trackArrivals } from '../http-body.js';
 import type { Intake, PreparedRequest } from '../intake.js';
 import { UNPARSABLE_BODY, registerIngestBodyHandling } from './body.js';
 import { parseSourceParams } from './params.js';
@@ -26,27 +26,6 @@ function linesOf(body: Record<string, unknown> | undefined): unknown[] {
 }
 
 /**
- * What a body will take in memory once read, judged from its headers: the body limit applies after
- * decompression, so a compressed or unsized body is counted at the limit.
- */
-function expectedBodyBytes(request: FastifyRequest): number {
-  return plainBodyBytes(request) ?? LIMITS.bodyBytes;
-}
-
-/** A body's size from its headers, within the limit; undefined when it is compressed or unsized. */
-function plainBodyBytes(request: FastifyRequest): number | undefined {
-  const length = Number(request.headers['content-length']);
-  const encoded = !['', 'identity'].includes(String(request.headers['content-encoding'] ?? '').trim().toLowerCase());
-  return !Number.isFinite(length) || length < 0 || encoded ? undefined : Math.min(length, LIMITS.bodyBytes);
-}
-
-interface Arrival {
-  /** When the request's headers arrived: the receive time, and the moment client clock drift is measured at. */
-  at: number;
-  ticket?: Ticket;
-}
-
-/**
  * Where lines are posted. Agents configured with a trailing slash (a URL joined from a base ending
  * in "/") post to the second form of each.
  */
@@ -58,17 +37,8 @@ export async function ingestRoutes(app: FastifyInstance, deps: MezmoIngestDeps):
 
   // Before the body is read: note the arrival time (an upload may take seconds, and a busy server
   // may take more to parse it, neither of which is clock drift), then wait for admission.
-  const arrivals = new WeakMap<FastifyRequest, Arrival>();
-  app.addHook('onRequest', async (request) => {
-    if (request.method !== 'POST') return;
-    const arrival: Arrival = { at: Date.now() };
-    arrivals.set(request, arrival);
-    arrival.ticket = await deps.admission.admit(expectedBodyBytes(request));
-  });
-  // Whatever ends the request (answered, refused, or the client went away) frees its place.
-  const release = (request: FastifyRequest) => arrivals.get(request)?.ticket?.release();
-  app.addHook('onResponse', async (request) => release(request));
-  app.addHook('onRequestAbort', async (request) => release(request));
+  const arrivals = trackArrivals(app, deps.admission, { everyPost: true });
+  const release = arrivals.release;
 
   const authenticate = async (request: FastifyRequest, body: Record<string, unknown> | undefined): Promise<string> => {
     const keys = presentedKeys(request, { header: 'apikey', query: 'apikey' }, [body?.apikey]);
@@ -90,7 +60,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: MezmoIngestDeps):
     const rawLines = linesOf(body);
     // Only the lines are needed from here on: the parsed body can be collected.
     request.body = undefined;
-    return deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.get(request)?.at ?? Date.now(), sentBytes: plainBodyBytes(request) });
+    return deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
   };
 
   const ingest = async (request: FastifyRequest) => {
