@@ -1,20 +1,7 @@
 import type { ConfigKysely } from '../repository/open.js';
+import type { AuditPage, AuditRecord } from '../wire/types.js';
 
-/** One change, as GET /v1/config/audit shows it. */
-export interface AuditRecord {
-  /** Unix ms. */
-  at: number;
-  /** A member's e-mail, `key "<name>" (<id>)`, or `operator (command line)`. */
-  actor: string;
-  /** The client address the change came from ('' from the command line). */
-  address: string;
-  /** e.g. `view.create`, `member.update`, `session.sign-in`, `session.sign-in-failed`. */
-  action: string;
-  resource: string;
-  id: string;
-  before: unknown;
-  after: unknown;
-}
+export type { AuditRecord };
 
 export interface AuditQuery {
   from?: number;
@@ -72,7 +59,7 @@ export class AuditTrail {
   }
 
   /** One page, newest first, and the cursor of the next (null on the last page). */
-  async list(account: string, query: AuditQuery): Promise<{ records: AuditRecord[]; next: string | null }> {
+  async list(account: string, query: AuditQuery): Promise<AuditPage> {
     const limit = Math.min(Math.max(1, query.limit), PAGE_MAX);
     let select = this.db.selectFrom('audit_records').selectAll().where('account', '=', account);
     if (query.from !== undefined) select = select.where('at', '>=', query.from);

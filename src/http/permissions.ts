@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from './errors.js';
+import type { Role } from '../wire/types.js';
 
 /**
  * What a route needs of its caller, declared by every route (`config: { permission }`), so that
@@ -20,8 +21,8 @@ export type Permission = (typeof PERMISSIONS)[number];
  * A member's role, as Mezmo names them. Each grants one level above and every level below it;
  * the README's table says the same in words. Service keys hold `owner`, for automation.
  */
-export const ROLES = ['owner', 'admin', 'member', 'readonly'] as const;
-export type Role = (typeof ROLES)[number];
+export const ROLES = ['owner', 'admin', 'member', 'readonly'] as const satisfies readonly Role[];
+export type { Role };
 
 const GRANTS: Record<Role, Permission> = { readonly: 'read', member: 'write', admin: 'admin', owner: 'owner' };
 const LEVELS: Permission[] = ['read', 'write', 'admin', 'owner'];

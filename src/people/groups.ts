@@ -1,18 +1,7 @@
 import type { ConfigKysely } from '../repository/open.js';
 import type { ConfigTables } from '../repository/tables.js';
 import { newId } from '../lib/ids.js';
-
-/** A group as the configuration API shows it: `access_scopes` in the shape it was given (a search, or a list). */
-export interface GroupSummary {
-  id: string;
-  /** Mezmo's paths name it groupId; both are given so either client finds it. */
-  groupId: string;
-  name: string;
-  access_scopes: unknown;
-  members: string[];
-  created: number;
-  modified: number;
-}
+import type { Group } from '../wire/types.js';
 
 /**
  * Groups of members, each with an access scope: searches in the viewer's language that limit what
@@ -22,12 +11,12 @@ export interface GroupSummary {
 export class Groups {
   constructor(private readonly db: ConfigKysely) {}
 
-  async list(account: string): Promise<GroupSummary[]> {
+  async list(account: string): Promise<Group[]> {
     const rows = await this.db.selectFrom('member_groups').selectAll().where('account', '=', account).orderBy('created_at').orderBy('id').execute();
     return this.present(rows);
   }
 
-  async get(account: string, id: string): Promise<GroupSummary | undefined> {
+  async get(account: string, id: string): Promise<Group | undefined> {
     const row = await this.db.selectFrom('member_groups').selectAll().where('account', '=', account).where('id', '=', id).executeTakeFirst();
     return row && (await this.present([row]))[0];
   }
@@ -45,13 +34,13 @@ export class Groups {
     return { ids, unknown };
   }
 
-  async create(account: string, input: { name: string; access_scopes: unknown }, now = Date.now()): Promise<GroupSummary> {
+  async create(account: string, input: { name: string; access_scopes: unknown }, now = Date.now()): Promise<Group> {
     const id = newId();
     await this.db.insertInto('member_groups').values({ id, account, name: input.name, access_scopes: JSON.stringify(input.access_scopes ?? ''), created_at: now, modified_at: now }).execute();
     return (await this.get(account, id))!;
   }
 
-  async update(account: string, id: string, change: { name?: string; access_scopes?: unknown }, now = Date.now()): Promise<GroupSummary | undefined> {
+  async update(account: string, id: string, change: { name?: string; access_scopes?: unknown }, now = Date.now()): Promise<Group | undefined> {
     const set: Partial<ConfigTables['member_groups']> = { modified_at: now };
     if (change.name !== undefined) set.name = change.name;
     if (change.access_scopes !== undefined) set.access_scopes = JSON.stringify(change.access_scopes);
@@ -70,7 +59,7 @@ export class Groups {
     });
   }
 
-  private async present(rows: Array<ConfigTables['member_groups']>): Promise<GroupSummary[]> {
+  private async present(rows: Array<ConfigTables['member_groups']>): Promise<Group[]> {
     if (rows.length === 0) return [];
     const memberships = await this.db
       .selectFrom('group_members as gm')

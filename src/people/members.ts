@@ -4,20 +4,7 @@ import type { ConfigTables } from '../repository/tables.js';
 import type { AccessScope } from '../query/access-scope.js';
 import { newId } from '../lib/ids.js';
 import type { Role } from '../http/permissions.js';
-
-/** A member as the configuration API shows it (Mezmo's shape, plus whether they have chosen a password). */
-export interface MemberSummary {
-  email: string;
-  role: Role;
-  /** Ids of the member's groups. */
-  groups: string[];
-  /** False until the member chooses a password or signs in with single sign-on. */
-  active: boolean;
-  /** The last sign-in, Unix ms, or null. */
-  lastSignIn: number | null;
-  created: number;
-  modified: number;
-}
+import type { Member } from '../wire/types.js';
 
 /** Who a member session speaks for, read afresh on every request. */
 export interface MemberAccess {
@@ -51,13 +38,13 @@ const isUniqueViolation = (error: unknown) =>
 export class Members {
   constructor(private readonly db: ConfigKysely) {}
 
-  async list(account: string): Promise<MemberSummary[]> {
+  async list(account: string): Promise<Member[]> {
     const rows = await this.db.selectFrom('members').selectAll().where('account', '=', account).orderBy('email').execute();
     const groups = await this.groupsOf(rows.map((row) => row.id));
     return rows.map((row) => summary(row, groups.get(row.id) ?? []));
   }
 
-  async get(account: string, email: string): Promise<MemberSummary | undefined> {
+  async get(account: string, email: string): Promise<Member | undefined> {
     const row = await this.row(account, email);
     return row && summary(row, (await this.groupsOf([row.id])).get(row.id) ?? []);
   }
@@ -102,7 +89,7 @@ export class Members {
    * Changes a member's role and (when given) groups. Refuses to leave the organisation without an
    * owner. Says whether the role went down, for the caller to end the member's sessions.
    */
-  async update(account: string, email: string, change: { role?: Role; groups?: string[] }, now = Date.now()): Promise<{ member: MemberSummary; demoted: boolean } | undefined> {
+  async update(account: string, email: string, change: { role?: Role; groups?: string[] }, now = Date.now()): Promise<{ member: Member; demoted: boolean } | undefined> {
     const result = await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
       if (!row) return undefined;
@@ -221,7 +208,7 @@ async function setGroups(trx: ConfigKysely, account: string, memberId: string, g
   for (const groupId of unique) await trx.insertInto('group_members').values({ group_id: groupId, member_id: memberId }).execute();
 }
 
-function summary(row: ConfigTables['members'], groups: string[]): MemberSummary {
+function summary(row: ConfigTables['members'], groups: string[]): Member {
   const signedIn = row.signed_in_at === null ? null : Number(row.signed_in_at);
   return { email: row.email, role: row.role, groups, active: row.password_hash !== null || signedIn !== null, lastSignIn: signedIn, created: Number(row.created_at), modified: Number(row.modified_at) };
 }

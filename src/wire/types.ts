@@ -235,3 +235,60 @@ export interface UsageReport {
   topApps: Array<Volume & { name: string }>;
   topHosts: Array<Volume & { name: string }>;
 }
+
+/** A member's role, as Mezmo names them; a service key holds `owner`. */
+export type Role = 'owner' | 'admin' | 'member' | 'readonly';
+
+/** An element of GET /v1/config/members (Mezmo's shape, plus whether they have signed in). */
+export interface Member {
+  email: string;
+  role: Role;
+  /** Ids of the member's groups. */
+  groups: string[];
+  /** False until the member chooses a password or signs in with single sign-on. */
+  active: boolean;
+  /** The last sign-in, Unix ms, or null. */
+  lastSignIn: number | null;
+  created: number;
+  modified: number;
+}
+
+/** POST /v1/config/members: the member, and what became of the invitation e-mail. */
+export interface InvitedMember extends Member {
+  invitation: { sent: boolean; detail: string };
+}
+
+/** An element of GET /v1/config/groups: `access_scopes` in the shape it was given (a search, or a list). */
+export interface Group {
+  id: string;
+  /** Mezmo's paths name it groupId; both are given so either client finds it. */
+  groupId: string;
+  name: string;
+  access_scopes: unknown;
+  /** Members' e-mails. */
+  members: string[];
+  created: number;
+  modified: number;
+}
+
+/** One change in GET /v1/config/audit. */
+export interface AuditRecord {
+  /** Unix ms. */
+  at: number;
+  /** A member's e-mail, `key "<name>" (<id>)`, or `operator (command line)`. */
+  actor: string;
+  /** The client address the change came from ('' from the command line). */
+  address: string;
+  /** e.g. `view.create`, `member.update`, `session.sign-in`, `session.sign-in-failed`. */
+  action: string;
+  resource: string;
+  id: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** GET /v1/config/audit: a page, newest first, and the cursor of the next (null on the last). */
+export interface AuditPage {
+  records: AuditRecord[];
+  next: string | null;
+}

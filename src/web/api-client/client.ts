@@ -18,6 +18,11 @@ import type {
   TestSendResult,
   UsageReport,
   View,
+  AuditPage,
+  Group,
+  InvitedMember,
+  Member,
+  Role,
 } from '../../wire/types.js';
 
 // The answers' types are the server's own; the app's names for them stay.
@@ -43,10 +48,13 @@ export type {
   View,
   ViewWarning,
   Volume,
+  AuditPage,
+  AuditRecord,
+  Group,
+  InvitedMember,
+  Member,
+  Role,
 } from '../../wire/types.js';
-
-/** A member's role, as Mezmo names them; a service key's session holds `owner`. */
-export type Role = 'owner' | 'admin' | 'member' | 'readonly';
 
 /** GET, POST and DELETE /api/session (and POST /api/password): who is signed in, and the token their writes carry. */
 export interface Session {
@@ -78,56 +86,6 @@ export interface PasswordLink {
   expires: number;
 }
 
-// The people APIs' answers are not in src/wire/types.ts (the server declares them in
-// src/people and src/audit); they are written here as those modules answer.
-
-/** An element of GET /v1/config/members. */
-export interface Member {
-  email: string;
-  role: Role;
-  /** Ids of the member's groups. */
-  groups: string[];
-  /** False until the member chooses a password (or signs in with single sign-on). */
-  active: boolean;
-  created: number;
-  modified: number;
-}
-
-/** POST /v1/config/members: the member, and what became of the invitation e-mail. */
-export interface InvitedMember extends Member {
-  invitation: { sent: boolean; detail: string };
-}
-
-/** An element of GET /v1/config/groups. */
-export interface Group {
-  id: string;
-  groupId: string;
-  name: string;
-  /** A search, or a list of searches (clients may send either), in the viewer's language. */
-  access_scopes: unknown;
-  /** Members' e-mails. */
-  members: string[];
-  created: number;
-  modified: number;
-}
-
-/** One change in GET /v1/config/audit. */
-export interface AuditRecord {
-  /** Unix ms. */
-  at: number;
-  actor: string;
-  address: string;
-  action: string;
-  resource: string;
-  id: string;
-  before: unknown;
-  after: unknown;
-}
-
-export interface AuditPage {
-  records: AuditRecord[];
-  next: string | null;
-}
 
 export interface AuditFilter {
   actor?: string;
