@@ -55,7 +55,8 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
     const now = Date.now();
     await ingestLines(server, Array.from({ length: BILLING_LINES }, (_, i) => ({ line: `payment ${i} captured`, app: 'billing', level: i % 3 === 0 ? 'error' : 'info', timestamp: now - 600_000 + i * 1000 })));
     await ingestLines(server, Array.from({ length: WEB_LINES }, (_, i) => ({ line: `GET /orders/${i} 200`, app: 'web', level: 'info', timestamp: now - 500_000 + i * 1000 })));
-    const view = await withKey('/v1/config/view', { name: 'Billing errors', query: 'app:billing level:error' });
+    const alert = { integration: 'email', emails: ['oncall@example.com'], operator: 'presence', triggerlimit: 5, triggerinterval: '15m', immediate: false, terminal: true };
+    const view = await withKey('/v1/config/view', { name: 'Billing errors', query: 'app:billing level:error', channels: [alert] });
     assert.equal(view.status, 200, view.text);
     admin = await server.signInAs('ada@example.com', 'admin');
     reader = await server.signInAs('rita@example.com', 'readonly');
@@ -98,6 +99,9 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
     await theirs.waitForSelector('[data-testid=line]');
     assert.equal(await theirs.locator('[data-testid=role]').innerText(), 'readonly');
     assert.equal(await theirs.locator('[data-testid=view-link]', { hasText: 'Billing errors' }).count(), 1, 'views are seen');
+    // Alerts are seen too, in words, though the editor that changes them is not offered.
+    const bell = theirs.locator('[data-testid=view-link]', { hasText: 'Billing errors' }).locator('svg.bell title');
+    assert.equal(await bell.textContent(), '1 alert\n• e-mail to oncall@example.com when 5 or more lines come within 15 minutes');
     assert.equal(await theirs.locator('[data-testid=save-view]').count(), 0, 'no Save search');
     assert.equal(await theirs.getByRole('button', { name: /^(Edit|Delete) Billing errors$/ }).count(), 0, 'no edit or delete');
     assert.equal(await theirs.locator('[data-testid=people], [data-testid=audit]').count(), 0, 'no Members or Audit');

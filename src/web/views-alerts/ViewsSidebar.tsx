@@ -1,4 +1,5 @@
 import type { View } from '../api-client/client.js';
+import { alertsTooltip } from './alert-summary.js';
 
 interface Props {
   views: View[];
@@ -11,7 +12,7 @@ interface Props {
   editable: boolean;
 }
 
-/** Saved views, grouped by category; a bell marks views with alerts. */
+/** Saved views, grouped by category; a bell marks views with alerts, and its tooltip says what each alert does. */
 export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew, editable }: Props) {
   const groups = new Map<string, View[]>();
   // A view with several categories is listed under each.
@@ -40,7 +41,7 @@ export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew, 
                   {view.name}
                   {view.channels.length > 0 && (
                     <svg className="bell" role="img" aria-label="has alerts" viewBox="0 0 16 16" width="12" height="12">
-                      <title>{`${view.channels.length} alert${view.channels.length === 1 ? '' : 's'}`}</title>
+                      <title>{alertsTooltip(view.channels)}</title>
                       <path d="M8 1a4 4 0 0 0-4 4v3L2.5 11h11L12 8V5a4 4 0 0 0-4-4zm-1.5 11.5a1.5 1.5 0 0 0 3 0z" fill="currentColor" />
                     </svg>
                   )}
