@@ -8,6 +8,7 @@ import { describeFirstStart } from './accounts/first-start.js';
 import { describeStart } from './banner.js';
 import { CONFIG_FILE, type ConfigKysely, openConfigDatabase } from './repository/open.js';
 import { addMember, resetLink } from './people/member-command.js';
+import { listeningUrl } from './http/web-server.js';
 import { CONFIG_MIGRATIONS } from './repository/migrations.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
@@ -167,8 +168,7 @@ async function orgCommand(args: string[]): Promise<void> {
 /** Where one-time links point: LOGSTEAD_PUBLIC_URL, or the address the server listens on. */
 function linkSettings() {
   const { publicUrl, host, port, inviteHours } = loadSettings();
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return { publicUrl: publicUrl ?? `http://${reachable}:${port}`, inviteHours };
+  return { publicUrl: publicUrl ?? listeningUrl(host, port), inviteHours };
 }
 
 async function memberCommand(args: string[]): Promise<void> {

@@ -38,7 +38,7 @@ export interface ServeOptions {
 }
 
 /** The address a server listening on host:port is reached at from this machine. */
-function listeningUrl(host: string, port: number): string {
+export function listeningUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${reachable}:${port}`;
 }

@@ -1,6 +1,7 @@
 import { AuditTrail } from '../audit/audit-trail.js';
 import { UnknownOrganisation } from '../accounts/accounts.js';
 import { ROLES, type Role } from '../http/permissions.js';
+import { Sessions } from '../http/sessions.js';
 import type { ConfigKysely } from '../repository/open.js';
 import { passwordLink } from './invitations.js';
 import { MemberError, Members, normaliseEmail } from './members.js';
@@ -44,7 +45,7 @@ export async function addMember(db: ConfigKysely, input: { account: string; emai
     await members.create(input.account, { email: input.email, role, groups: [] });
   }
   const row = (await members.row(input.account, input.email))!;
-  if (before && before.role !== role) await db.deleteFrom('sessions').where('member_id', '=', row.id).execute();
+  if (before && before.role !== role) await new Sessions(db).endForMember(row.id);
   const token = await new OneTimeLinks(db).issue(input.account, purpose, row.id, settings.inviteHours * 3_600_000);
   const after = await members.get(input.account, input.email);
   await new AuditTrail(db).record(input.account, { actor: OPERATOR, address: '', action: before ? 'member.update' : 'member.create', resource: 'member', id: row.email, before: before ?? null, after });

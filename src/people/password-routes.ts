@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Joi from 'joi';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/accounts.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { ApiError, errors } from '../http/errors.js';
-import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
+import type { ServiceAuth } from '../http/service-auth.js';
 import type { Sessions } from '../http/sessions.js';
 import { validate } from '../http/validation.js';
 import type { ConfigKysely } from '../repository/open.js';
@@ -14,7 +14,7 @@ import { type LinkSender, sendLink } from './invitations.js';
 import { type Members, normaliseEmail } from './members.js';
 import type { OneTimeLinks } from './one-time-links.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from './passwords.js';
-import { describeSession, sessionCookie } from './session-routes.js';
+import { SignIns } from './sign-ins.js';
 import type { SignInLimits } from './sign-in-limits.js';
 
 const tokenSchema = Joi.string().trim().min(10).max(200).required();
@@ -63,6 +63,7 @@ function linkRefused(state: 'used' | 'expired' | 'unknown'): ApiError {
  */
 export async function passwordRoutes(app: FastifyInstance, deps: PasswordRouteDeps): Promise<void> {
   const { links, members } = deps;
+  const signIns = new SignIns(deps);
 
   app.get<{ Querystring: { token?: string } }>('/password', { config: { permission: 'public' } }, async (request, reply) => {
     const state = await links.inspect(String(request.query.token ?? ''));
@@ -114,7 +115,7 @@ export async function passwordRoutes(app: FastifyInstance, deps: PasswordRouteDe
       before: null,
       after: { email: member.email, role: member.role, password: 'set' },
     });
-    return signIn(reply, link.account, memberId);
+    return signIns.open(reply, link.account, { memberId });
   });
 
   app.post('/api/password/reset', { config: { permission: 'public' } }, async (request, reply) => {
@@ -136,12 +137,4 @@ export async function passwordRoutes(app: FastifyInstance, deps: PasswordRouteDe
     return { status: 'ok', message: `If ${normaliseEmail(email)} is a member, a link to choose a new password is on its way.` };
   });
 
-  async function signIn(reply: FastifyReply, account: string, memberId: string) {
-    await members.signedIn(memberId);
-    const { id, session } = await deps.sessions.create(account, { memberId });
-    reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie(deps.secureCookies()), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
-    const opened = await deps.auth.sessionPrincipal(id);
-    if (!opened) throw errors.unauthorized();
-    return describeSession(deps.accounts, opened.principal, opened.csrf, deps.features());
-  }
 }

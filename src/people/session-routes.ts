@@ -1,12 +1,13 @@
 import Joi from 'joi';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Accounts } from '../accounts/accounts.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import type { Sessions, SessionOwner } from '../http/sessions.js';
+import type { Sessions } from '../http/sessions.js';
 import { validate } from '../http/validation.js';
 import { errors } from '../http/errors.js';
 import { type Principal, SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
 import type { Members } from './members.js';
+import { SignIns } from './sign-ins.js';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import type { SignInLimits } from './sign-in-limits.js';
 
@@ -64,21 +65,10 @@ export const sessionCookie = (secure: boolean) => ({ httpOnly: true, sameSite: '
 export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): Promise<void> {
   const { limits } = deps;
   const features = () => ({ email: deps.canEmail, sso: deps.sso, keySignIn: deps.keySignIn });
-  const started = async (reply: FastifyReply, account: string, owner: SessionOwner) => {
-    const { id, session } = await deps.sessions.create(account, owner);
-    reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie(deps.secureCookies()), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
-    const opened = await deps.auth.sessionPrincipal(id);
-    if (!opened) throw errors.unauthorized();
-    return describeSession(deps.accounts, opened.principal, opened.csrf, features());
-  };
+  const signIns = new SignIns({ ...deps, features });
   const refused = async (request: FastifyRequest, email: string | undefined) => {
     await limits.failed(request);
-    if (email !== undefined) {
-      // Recorded where the address is a member: an organisation sees attempts on its own people only.
-      for (const member of await deps.members.withEmail(email)) {
-        await deps.audit.record(member.account, { actor: member.email, address: request.ip, action: 'session.sign-in-failed', resource: 'session', id: member.email, before: null, after: null });
-      }
-    }
+    if (email !== undefined) await signIns.recordFailure(email, request.ip, null);
     return email === undefined ? errors.unauthorized() : errors.wrongPassword();
   };
 
@@ -96,7 +86,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
       if (!deps.keySignIn) throw errors.keySignInOff();
       const key = await deps.accounts.findActiveKey(body.serviceKey, 'service');
       if (!key) throw await refused(request, undefined);
-      return started(reply, key.account, { keyId: key.keyId });
+      return signIns.open(reply, key.account, { keyId: key.keyId });
     }
     const candidates = (await deps.members.withEmail(body.email)).filter((member) => body.account === undefined || member.account === body.account);
     // Every candidate's hash is checked (there is at most one per organisation), so the time taken says nothing of which matched.
@@ -104,9 +94,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     for (const member of candidates) if ((await verifyPassword(body.password, member.password_hash)) && !match) match = member;
     if (candidates.length === 0) await verifyPassword(body.password, null);
     if (!match) throw await refused(request, body.email);
-    await deps.audit.record(match.account, { actor: match.email, address: request.ip, action: 'session.sign-in', resource: 'session', id: match.email, before: null, after: { method: 'password' } });
-    await deps.members.signedIn(match.id);
-    return started(reply, match.account, { memberId: match.id });
+    await signIns.recordSignIn(match, request.ip, 'password');
+    return signIns.open(reply, match.account, { memberId: match.id });
   });
 
   app.get('/api/session', { config: { permission: 'public' } }, async (request) => {

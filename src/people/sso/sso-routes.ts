@@ -1,16 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as client from 'openid-client';
 import type { Accounts } from '../../accounts/accounts.js';
 import type { AuditTrail } from '../../audit/audit-trail.js';
 import { type ApiError, errors } from '../../http/errors.js';
-import { SESSION_COOKIE, type ServiceAuth } from '../../http/service-auth.js';
+import type { ServiceAuth } from '../../http/service-auth.js';
 import type { Sessions } from '../../http/sessions.js';
 import type { ConfigKysely } from '../../repository/open.js';
 import type { OidcSettings } from '../../settings.js';
 import type { Groups } from '../groups.js';
 import type { Members } from '../members.js';
 import type { ScopeFollower } from '../scope-follow.js';
-import { sessionCookie } from '../session-routes.js';
+import { SignIns } from '../sign-ins.js';
 import { type ProvidedPerson, admit, groupNames } from './admission.js';
 import { IdentityProvider, refusalOf } from './provider.js';
 import { ATTEMPT_MS, SignOnAttempts } from './sign-on-attempts.js';
@@ -60,6 +60,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
   const { oidc } = deps;
   const provider = oidc && new IdentityProvider(oidc);
   const attempts = new SignOnAttempts(deps.db);
+  const signIns = new SignIns(deps);
   const callbackUrl = () => `${deps.publicUrl().replace(/\/+$/, '')}/api/sso/callback`;
 
   const refusalPage = (reply: FastifyReply, refusal: ApiError) =>
@@ -99,7 +100,7 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     const attempt = attemptId ? await attempts.spend(attemptId) : undefined;
     const refused = async (refusal: ApiError, email?: string) => {
       request.log.warn({ reason: refusal.body.error }, 'single sign-on refused');
-      if (email !== undefined) await recordFailure(request, email);
+      if (email !== undefined) await signIns.recordFailure(email, request.ip, { method: 'sso' });
       return refusalPage(reply, refusal);
     };
     if (!attempt) return refused(errors.ssoAttemptUnknown());
@@ -125,10 +126,8 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
     const admission = await admit({ ...deps, oidc: oidc! }, person, request.ip);
     if ('refused' in admission) return refused(admission.refused, admission.email);
     const member = admission.admitted;
-    await deps.audit.record(member.account, { actor: member.email, address: request.ip, action: 'session.sign-in', resource: 'session', id: member.email, before: null, after: { method: 'sso' } });
-    await deps.members.signedIn(member.id);
-    const { id, session } = await deps.sessions.create(member.account, { memberId: member.id });
-    reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie(deps.secureCookies()), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
+    await signIns.recordSignIn(member, request.ip, 'sso');
+    await signIns.open(reply, member.account, { memberId: member.id });
     // Not a redirect: this answer ends a cross-site redirect chain, and the browser would send the
     // new SameSite=Strict session cookie with none of its requests. A page of this site that moves
     // on to the viewer makes that next request same-site, so the cookie goes with it.
@@ -154,12 +153,5 @@ export async function ssoRoutes(app: FastifyInstance, deps: SsoRouteDeps): Promi
       emailVerified: claims.email_verified,
       groups: groupsClaim === undefined ? undefined : groupNames(claims[groupsClaim]),
     };
-  }
-
-  /** Recorded where the address is a member, as password sign-in does: an organisation sees attempts on its own people only. */
-  async function recordFailure(request: FastifyRequest, email: string) {
-    for (const member of await deps.members.withEmail(email)) {
-      await deps.audit.record(member.account, { actor: member.email, address: request.ip, action: 'session.sign-in-failed', resource: 'session', id: member.email, before: null, after: { method: 'sso' } });
-    }
   }
 }
