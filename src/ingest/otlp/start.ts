@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Subsystem } from '../../lib/subsystem.js';
 import type { Settings } from '../../settings.js';
-import { type OtlpGrpcServer, startOtlpGrpc } from './grpc-server.js';
+import type { OtlpGrpcServer } from './grpc-server.js';
 import { otlpHttpRoutes } from './http-routes.js';
 import type { OtlpDeps } from './intake.js';
 
@@ -11,8 +11,12 @@ import type { OtlpDeps } from './intake.js';
  */
 export async function startOtlpIngest(deps: OtlpDeps & { settings: Settings; log: FastifyBaseLogger }): Promise<Subsystem & { grpc?: OtlpGrpcServer }> {
   const { settings, log, ...otlp } = deps;
+  // gRPC's library is loaded only when its listener is configured: unused, it would only add to
+  // the heap every garbage collection walks.
   const grpc =
-    settings.otlpGrpcPort === undefined ? undefined : await startOtlpGrpc({ ...otlp, log, host: settings.host, port: settings.otlpGrpcPort });
+    settings.otlpGrpcPort === undefined
+      ? undefined
+      : await (await import('./grpc-server.js')).startOtlpGrpc({ ...otlp, log, host: settings.host, port: settings.otlpGrpcPort });
   if (grpc) log.info(`OTLP/gRPC listening on ${settings.host}:${grpc.port}`);
   return {
     grpc,
