@@ -14,10 +14,11 @@ import { startMezmoIngest } from './ingest/mezmo/start.js';
 import { startElasticIngest } from './ingest/elasticsearch/start.js';
 import { startLokiIngest } from './ingest/loki/start.js';
 import { startOtlpIngest } from './ingest/otlp/start.js';
+import { type SyslogPorts, startSyslogIngest } from './ingest/syslog/start.js';
 import { startIngest } from './ingest/start.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
-import { alertActivity, countDelivery, countRetentionDrop, countStored, measureFlushes } from './metrics/recorders.js';
+import { alertActivity, countDelivery, countRetentionDrop, countStored, countSyslogDrop, measureFlushes } from './metrics/recorders.js';
 import { recordHttpMetrics } from './metrics/http-hooks.js';
 import { createMetrics } from './metrics/registry.js';
 import { startMetrics } from './metrics/start.js';
@@ -48,6 +49,8 @@ export interface RunningLogstead {
   /** The alert evaluator, so tests with an injected clock can close windows on demand. */
   alerts: AlertEvaluator;
   outbox: Outbox;
+  /** The ports the syslog and RELP listeners bound (those configured), for tests that asked for port 0. */
+  syslogPorts: SyslogPorts;
   /** The configuration database, for tools and tests that work beside the server (member links). */
   db: ConfigKysely;
   /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
@@ -92,6 +95,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startElasticIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startLokiIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startOtlpIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, log }));
+    const syslog = await started.add(startSyslogIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, dropped: countSyslogDrop(metrics), log }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
@@ -111,7 +115,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const server = await started.add(web.serve({ routes: started.routes(), node: nodeSlot, whenListening, guards }));
 
     let closing: Promise<void> | undefined;
-    return { app: web.app, url: server.url, store, accounts, db, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, close: () => (closing ??= closeAll()) };
+    return { app: web.app, url: server.url, store, accounts, db, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, syslogPorts: syslog.ports, close: () => (closing ??= closeAll()) };
   } catch (error) {
     await closeAll();
     throw error;

@@ -7,6 +7,17 @@ export interface Settings {
   host: string;
   /** OTLP/gRPC (OpenTelemetry logs) listens on this port of `host`; undefined (off) when unset. 0 picks a free port. */
   otlpGrpcPort: number | undefined;
+  /** Syslog listeners on `host`, each off (undefined) while unset; 0 picks a free port. */
+  syslogTcpPort: number | undefined;
+  syslogUdpPort: number | undefined;
+  syslogTlsPort: number | undefined;
+  /** PEM files of the TLS listener's certificate (chain) and private key; both required with syslogTlsPort. */
+  syslogTlsCert: string | undefined;
+  syslogTlsKey: string | undefined;
+  /** RELP (rsyslog's omrelp) on `host`; off while unset. */
+  relpPort: number | undefined;
+  /** The ingestion key that syslog messages carrying no logdna@48950 key are stored under; unset drops them. */
+  syslogKey: string | undefined;
   dataDir: string;
   /** Address users and clients reach this server on, when it is not the one it listens on. */
   publicUrl: string | undefined;
@@ -106,6 +117,29 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** A listener's port: undefined (the listener off) when unset. */
+function optionalPort(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  return env[name]?.trim() ? integer(env, name, 0, 0, 65535) : undefined;
+}
+
+function syslogSettings(env: NodeJS.ProcessEnv) {
+  const syslogTlsPort = optionalPort(env, 'LOGSTEAD_SYSLOG_TLS_PORT');
+  const syslogTlsCert = env.LOGSTEAD_SYSLOG_TLS_CERT?.trim() || undefined;
+  const syslogTlsKey = env.LOGSTEAD_SYSLOG_TLS_KEY?.trim() || undefined;
+  if (syslogTlsPort !== undefined && (!syslogTlsCert || !syslogTlsKey)) {
+    throw new SettingsError('LOGSTEAD_SYSLOG_TLS_PORT needs LOGSTEAD_SYSLOG_TLS_CERT and LOGSTEAD_SYSLOG_TLS_KEY (paths of PEM files)');
+  }
+  return {
+    syslogTcpPort: optionalPort(env, 'LOGSTEAD_SYSLOG_TCP_PORT'),
+    syslogUdpPort: optionalPort(env, 'LOGSTEAD_SYSLOG_UDP_PORT'),
+    syslogTlsPort,
+    syslogTlsCert: syslogTlsCert && path.resolve(syslogTlsCert),
+    syslogTlsKey: syslogTlsKey && path.resolve(syslogTlsKey),
+    relpPort: optionalPort(env, 'LOGSTEAD_RELP_PORT'),
+    syslogKey: env.LOGSTEAD_SYSLOG_KEY?.trim() || undefined,
+  };
+}
+
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
@@ -202,7 +236,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     port: integer(env, 'LOGSTEAD_PORT', 8080, 0, 65535),
     host: env.LOGSTEAD_HOST || '127.0.0.1',
-    otlpGrpcPort: env.LOGSTEAD_OTLP_GRPC_PORT?.trim() ? integer(env, 'LOGSTEAD_OTLP_GRPC_PORT', 0, 0, 65535) : undefined,
+    otlpGrpcPort: optionalPort(env, 'LOGSTEAD_OTLP_GRPC_PORT'),
+    ...syslogSettings(env),
     dataDir: path.resolve(env.LOGSTEAD_DATA_DIR || './data'),
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined,
     logLevel,

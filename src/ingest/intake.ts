@@ -10,8 +10,13 @@ import type { GroupCommitBatcher } from './batcher.js';
 import type { LineIds } from './line-ids.js';
 import { type BatchContext, type PendingLine, type SourceParams, normaliseLine } from './normalise.js';
 
+/** The ways in, as the per-protocol metrics label them. */
+export const INGEST_PROTOCOLS = ['mezmo', 'otlp-http', 'otlp-grpc', 'elasticsearch', 'loki', 'syslog-tcp', 'syslog-tls', 'syslog-udp', 'relp'] as const;
+export type IngestProtocol = (typeof INGEST_PROTOCOLS)[number];
+
 /** What a protocol hands the intake: one request's raw lines, as the Mezmo API shapes a line. */
 export interface IntakeRequest {
+  protocol: IngestProtocol;
   account: string;
   source: SourceParams;
   /** Line objects ({line, app, level, timestamp, meta, ...}), not yet checked. */
@@ -66,7 +71,7 @@ export class Intake {
    * One bad line refuses the request whole, before anything is recorded.
    */
   async prepare(request: IntakeRequest): Promise<PreparedRequest> {
-    const { account, source, rawLines, receivedAt } = request;
+    const { protocol, account, source, rawLines, receivedAt } = request;
     // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
     const repeated = rawLines.length * repeatedChars(source);
     if (repeated > LIMITS.storedChars) throw errors.storedTooLarge();
@@ -104,7 +109,7 @@ export class Intake {
     }
     // The rows themselves only for whoever reads them: otherwise the counts are all that is kept.
     const rows = this.deps.afterStore.wantsRows(account) ? kept.map(({ row }): StoredLine => row) : undefined;
-    const batch: StoredBatch = { lines: kept.length, bytes, unindexedMeta, rows };
+    const batch: StoredBatch = { protocol, lines: kept.length, bytes, unindexedMeta, rows };
     return {
       account,
       batchId: context.batchId,

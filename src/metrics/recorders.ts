@@ -1,3 +1,4 @@
+import type { DropCounter } from '../ingest/syslog/syslog-intake.js';
 import type { AlertActivity } from '../alerts/evaluator.js';
 import type { DeliveryMessage } from '../notify/messages.js';
 import type { InsertPayload } from '../store/executor.js';
@@ -20,9 +21,14 @@ export function measureFlushes(metrics: Metrics, write: (payload: InsertPayload)
 
 /** Counts lines once they are stored and about to be acknowledged. */
 export function countStored(metrics: Metrics, batch: StoredBatch): void {
-  metrics.ingestLines.inc(batch.lines);
-  metrics.ingestBytes.inc(batch.bytes);
+  metrics.ingestLines.inc({ protocol: batch.protocol }, batch.lines);
+  metrics.ingestBytes.inc({ protocol: batch.protocol }, batch.bytes);
   for (const [reason, lines] of Object.entries(batch.unindexedMeta)) metrics.ingestMetaUnindexed.inc({ reason }, lines);
+}
+
+/** Syslog and RELP messages dropped, by protocol and reason. */
+export function countSyslogDrop(metrics: Metrics): DropCounter {
+  return (protocol, reason, messages) => metrics.syslogDropped.inc({ protocol, reason }, messages);
 }
 
 export function alertActivity(metrics: Metrics): AlertActivity {

@@ -1,3 +1,4 @@
+import { INGEST_PROTOCOLS } from '../ingest/intake.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
@@ -69,12 +70,14 @@ export function createMetrics() {
 
     ingestLines: new Counter({
       name: 'logstead_ingest_lines_total',
-      help: 'Log lines stored and acknowledged (200) by POST /logs/ingest and /logs/agent.',
+      help: 'Log lines stored and acknowledged, by the protocol they came in by (mezmo, otlp-http, otlp-grpc, elasticsearch, loki, syslog-tcp, syslog-tls, syslog-udp, relp).',
+      labelNames: ['protocol'] as const,
       registers,
     }),
     ingestBytes: new Counter({
       name: 'logstead_ingest_bytes_total',
-      help: 'UTF-8 bytes of the line text of the lines counted in logstead_ingest_lines_total (the size field of a stored line).',
+      help: 'UTF-8 bytes of the line text of the lines counted in logstead_ingest_lines_total (the size field of a stored line), by protocol.',
+      labelNames: ['protocol'] as const,
       registers,
     }),
     ingestMetaUnindexed: new Counter({
@@ -97,6 +100,12 @@ export function createMetrics() {
       name: 'logstead_ingest_rejections_total',
       help: 'Ingest requests answered with anything but 200, by reason.',
       labelNames: ['reason'] as const,
+      registers,
+    }),
+    syslogDropped: new Counter({
+      name: 'logstead_syslog_dropped_messages_total',
+      help: 'Syslog and RELP messages not stored, by protocol and reason (no-key, wrong-key, overload, truncated-frame, bad-frame, tls-handshake, store-failed).',
+      labelNames: ['protocol', 'reason'] as const,
       registers,
     }),
     ingestShed: new Counter({
@@ -168,6 +177,10 @@ export function createMetrics() {
   for (const trigger of ALERT_TRIGGERS) metrics.alertEvaluations.inc({ trigger }, 0);
   for (const kind of FIRE_KINDS) metrics.alertFirings.inc({ kind }, 0);
   for (const channel of DELIVERY_CHANNELS) for (const outcome of DELIVERY_OUTCOMES) metrics.deliveries.inc({ channel, outcome }, 0);
+  for (const protocol of INGEST_PROTOCOLS) {
+    metrics.ingestLines.inc({ protocol }, 0);
+    metrics.ingestBytes.inc({ protocol }, 0);
+  }
   for (const reason of RETENTION_REASONS) {
     metrics.retentionDroppedPartitions.inc({ reason }, 0);
     metrics.retentionDroppedLines.inc({ reason }, 0);

@@ -46,6 +46,8 @@ export interface StoredLine {
  * while its write runs, and its lines can be collected young.
  */
 export interface StoredBatch {
+  /** The way the lines came in (ingest's IngestProtocol), for the per-protocol metrics. */
+  protocol: string;
   lines: number;
   /** The lines' text in UTF-8: the sum of their `size`. */
   bytes: number;

@@ -136,7 +136,7 @@ export async function elasticRoutes(app: FastifyInstance, deps: ElasticIngestDep
       }
     }
     if (rawLines.length === 0) return { items };
-    const prepared = await deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
+    const prepared = await deps.intake.prepare({ protocol: 'elasticsearch', account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
     return { prepared, items };
   };
 

@@ -86,7 +86,7 @@ export async function lokiPushRoutes(app: FastifyInstance, deps: LokiPushDeps): 
     request.body = undefined;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const source: SourceParams = { hostname: UNKNOWN_HOST, ip: '', mac: '', tags: parseTags(query.tags), nowMs: null };
-    return deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
+    return deps.intake.prepare({ protocol: 'loki', account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
   };
 
   app.post(LOKI_PUSH_PATH, { config: { permission: 'ingest' } }, async (request, reply) => {

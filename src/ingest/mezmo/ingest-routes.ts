@@ -60,7 +60,7 @@ export async function ingestRoutes(app: FastifyInstance, deps: MezmoIngestDeps):
     const rawLines = linesOf(body);
     // Only the lines are needed from here on: the parsed body can be collected.
     request.body = undefined;
-    return deps.intake.prepare({ account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
+    return deps.intake.prepare({ protocol: 'mezmo', account, source, rawLines, receivedAt: arrivals.arrivedAt(request), sentBytes: plainBodyBytes(request) });
   };
 
   const ingest = async (request: FastifyRequest) => {

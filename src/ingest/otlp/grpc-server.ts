@@ -56,6 +56,7 @@ export async function startOtlpGrpc(deps: OtlpDeps & { log: FastifyBaseLogger; h
         try {
           const account = await authenticate(deps.accounts, keysOf(headersOf(call.metadata)));
           const warning = await ingestOtlp(deps, {
+            protocol: 'otlp-grpc',
             account,
             decoded: () => decodeProtobuf(call.request),
             receivedAt,

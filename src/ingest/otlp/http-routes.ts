@@ -47,6 +47,7 @@ export async function otlpHttpRoutes(app: FastifyInstance, deps: OtlpDeps): Prom
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     request.body = undefined;
     const warning = await ingestOtlp(deps, {
+      protocol: 'otlp-http',
       account,
       decoded: () => (encoding === 'protobuf' ? decodeProtobuf(body) : parseJson(body)),
       receivedAt: arrivals.arrivedAt(request),

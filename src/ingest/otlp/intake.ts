@@ -3,7 +3,7 @@ import type { Accounts } from '../../accounts/accounts.js';
 import { presentedKeys } from '../../http/credentials.js';
 import { errors, ingestWarnings } from '../../http/errors.js';
 import type { IngestAdmission } from '../admission.js';
-import type { Intake } from '../intake.js';
+import type { Intake, IngestProtocol } from '../intake.js';
 import { linesOfRequest } from './mapping.js';
 
 export interface OtlpDeps {
@@ -38,9 +38,9 @@ export async function authenticate(accounts: Accounts, keys: string[]): Promise<
  */
 export async function ingestOtlp(
   deps: OtlpDeps,
-  request: { account: string; decoded: () => unknown; receivedAt: number; sentBytes: number | undefined; log: FastifyBaseLogger; queued?: () => void },
+  request: { protocol: IngestProtocol; account: string; decoded: () => unknown; receivedAt: number; sentBytes: number | undefined; log: FastifyBaseLogger; queued?: () => void },
 ): Promise<string | undefined> {
-  const prepare = () => deps.intake.prepare({ account: request.account, source: SOURCE, rawLines: linesOfRequest(request.decoded()), receivedAt: request.receivedAt, sentBytes: request.sentBytes });
+  const prepare = () => deps.intake.prepare({ protocol: request.protocol, account: request.account, source: SOURCE, rawLines: linesOfRequest(request.decoded()), receivedAt: request.receivedAt, sentBytes: request.sentBytes });
   const prepared = await prepare();
   await deps.intake.write(prepared, request.log, request.queued);
   return prepared.overDailyCap ? ingestWarnings.metaFieldCap(prepared.overDailyCap.lines, prepared.overDailyCap.limit) : undefined;

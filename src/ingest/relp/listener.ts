@@ -1,0 +1,102 @@
+import net from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_FRAME_BYTES, type OpenConnections } from '../syslog/stream-listener.js';
+import type { SyslogIntake } from '../syslog/syslog-intake.js';
+import { WritePipeline } from '../syslog/write-pipeline.js';
+import { RelpDeframer, RelpFrameError, SERVER_CLOSE, relpOffers, relpResponse } from './frames.js';
+
+/** Messages held per session while a batch is written; rsyslog's window (128 by default) stays far under it. */
+const MAX_HELD_BYTES = 8 * 1024 * 1024;
+const MAX_BATCH_MESSAGES = 20_000;
+
+const OK = '200 OK';
+
+/**
+ * One RELP session: `open` is answered with the offers Logstead takes (syslog only); each `syslog`
+ * frame is acknowledged (`rsp 200 OK`) only once its message is durably written, or dropped and
+ * counted for its key, so a sender resends whatever was in flight when Logstead died, and nothing
+ * acknowledged is lost. `close` is answered after every acknowledgement.
+ */
+export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): void {
+  const peer = { address: socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown' };
+  const deframer = new RelpDeframer(MAX_FRAME_BYTES);
+  let opened = false;
+  let ending = false;
+  const send = (bytes: Buffer) => {
+    if (!socket.destroyed) socket.write(bytes);
+  };
+  const pipeline = new WritePipeline<{ txnr: number; text: string }>({
+    write: async (messages) => {
+      await deps.intake.store('relp', messages.map(({ text }) => text), peer, { waitForRoom: true });
+      for (const { txnr } of messages) send(relpResponse(txnr, OK));
+    },
+    sizeOf: ({ text }) => text.length,
+    maxBatchItems: MAX_BATCH_MESSAGES,
+    maxHeldBytes: MAX_HELD_BYTES,
+    onFull: (full) => {
+      if (full) socket.pause();
+      else if (!ending) socket.resume();
+    },
+    // Left unacknowledged: the sender sends them again when it reconnects.
+    onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored as the listener stopped; the sender will resend them'),
+  });
+  const endSession = async (farewell: Buffer | undefined) => {
+    ending = true;
+    socket.pause();
+    await pipeline.drained();
+    if (farewell) send(farewell);
+    socket.end();
+  };
+  const forget = connections.add({ end: () => endSession(SERVER_CLOSE) });
+
+  socket.setNoDelay(true);
+  socket.on('data', (chunk: Buffer) => {
+    if (ending) return;
+    let frames;
+    try {
+      frames = deframer.push(chunk);
+    } catch (error) {
+      if (!(error instanceof RelpFrameError)) throw error;
+      deps.intake.drop('relp', 'bad-frame', 1, peer);
+      void endSession(SERVER_CLOSE);
+      return;
+    }
+    const messages: { txnr: number; text: string }[] = [];
+    for (const frame of frames) {
+      if (frame.command === 'syslog' && opened) {
+        messages.push({ txnr: frame.txnr, text: frame.data.toString('utf8') });
+        continue;
+      }
+      pipeline.push(messages.splice(0));
+      if (frame.command === 'open') {
+        const commands = relpOffers(frame.data).get('commands')?.split(',') ?? [];
+        if (!commands.includes('syslog')) {
+          send(relpResponse(frame.txnr, '500 this server takes only the syslog command'));
+          void endSession(SERVER_CLOSE);
+          return;
+        }
+        opened = true;
+        send(relpResponse(frame.txnr, `${OK}\nrelp_version=0\nrelp_software=logstead\ncommands=syslog`));
+      } else if (frame.command === 'close') {
+        // Answered once everything before it is acknowledged.
+        void endSession(relpResponse(frame.txnr, ''));
+        return;
+      } else if (frame.command === 'syslog') {
+        send(relpResponse(frame.txnr, '500 the session is not open'));
+      } else {
+        send(relpResponse(frame.txnr, `500 unknown command ${frame.command}`));
+      }
+    }
+    pipeline.push(messages);
+  });
+  socket.on('error', () => socket.destroy());
+  socket.on('close', () => {
+    forget();
+    if (deframer.unfinishedBytes > 0) deps.intake.drop('relp', 'truncated-frame', 1, peer);
+  });
+}
+
+/** The RELP listener (LOGSTEAD_RELP_PORT). */
+export function relpServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): net.Server {
+  return net.createServer((socket) => acceptRelp(socket, deps, connections));
+}

@@ -1,0 +1,121 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import type { FastifyBaseLogger } from 'fastify';
+import { LIMITS } from '../../wire/limits.js';
+import type { IngestProtocol } from '../intake.js';
+import { SyslogDeframer } from './framing.js';
+import type { SyslogIntake } from './syslog-intake.js';
+import { WritePipeline } from './write-pipeline.js';
+
+/**
+ * Bytes of one frame kept. A line is cut at LIMITS.lineBytes of message text later, as on HTTP;
+ * the header and structured data before it get room of their own.
+ */
+export const MAX_FRAME_BYTES = LIMITS.lineBytes + 8 * 1024;
+
+/** Per connection: read frames held while one batch is written, before reading stops. */
+const MAX_HELD_BYTES = 4 * 1024 * 1024;
+const MAX_BATCH_MESSAGES = 20_000;
+
+export interface StreamListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Accepts connections on host:port (net or tls), and closes them and waits for their writes on close. */
+export async function listenStream(
+  server: net.Server,
+  host: string,
+  port: number,
+  connections: { close(): Promise<void> },
+): Promise<StreamListener> {
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port }, () => {
+      server.off('error', reject);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+  return {
+    port: bound,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await connections.close();
+      await closed;
+    },
+  };
+}
+
+/** The connections a listener has open, so that closing it ends each after its writes. */
+export class OpenConnections {
+  private readonly open = new Set<{ end(): Promise<void> }>();
+
+  add(connection: { end(): Promise<void> }): () => void {
+    this.open.add(connection);
+    return () => this.open.delete(connection);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((connection) => connection.end()));
+  }
+}
+
+/**
+ * Syslog over TCP or TLS (RFC 6587 framing, RFC 5425 over TLS): each connection's frames go
+ * through a write pipeline to the syslog intake. Plain syslog acknowledges nothing, so a full store
+ * is felt by the sender only as TCP's back-pressure: the socket is paused while its pipeline is full.
+ */
+export function acceptSyslogStream(socket: net.Socket, deps: { protocol: IngestProtocol; intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): void {
+  const peer = { address: socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown' };
+  const deframer = new SyslogDeframer({ maxMessageBytes: MAX_FRAME_BYTES });
+  let ending = false;
+  const pipeline = new WritePipeline<string>({
+    write: async (messages) => void (await deps.intake.store(deps.protocol, messages, peer, { waitForRoom: true })),
+    sizeOf: (message) => message.length,
+    maxBatchItems: MAX_BATCH_MESSAGES,
+    maxHeldBytes: MAX_HELD_BYTES,
+    onFull: (full) => {
+      if (full) socket.pause();
+      else if (!ending) socket.resume();
+    },
+    onError: (error) => deps.log.warn({ err: error, protocol: deps.protocol }, 'syslog messages lost as the listener stopped'),
+  });
+  const forget = connections.add({
+    end: async () => {
+      ending = true;
+      socket.pause();
+      await pipeline.drained();
+      socket.destroy();
+    },
+  });
+  socket.setNoDelay(true);
+  socket.on('data', (chunk: Buffer) => {
+    // Decoded at once: the strings are what is held, never the chunk the frames were cut from.
+    pipeline.push(deframer.push(chunk).map((frame) => frame.bytes.toString('utf8')));
+  });
+  socket.on('error', () => socket.destroy()); // a reset peer: what was read is still written
+  socket.on('close', () => {
+    forget();
+    if (deframer.unfinishedBytes > 0) deps.intake.drop(deps.protocol, 'truncated-frame', 1, peer);
+  });
+}
+
+/** Starts the TCP listener (LOGSTEAD_SYSLOG_TCP_PORT). */
+export function syslogTcpServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): net.Server {
+  return net.createServer((socket) => acceptSyslogStream(socket, { ...deps, protocol: 'syslog-tcp' }, connections));
+}
+
+/**
+ * The TLS listener (RFC 5425; LOGSTEAD_SYSLOG_TLS_PORT with a certificate and key). A handshake
+ * that fails is counted and logged (rate-limited), and the connection closed.
+ */
+export function syslogTlsServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger; cert: Buffer; key: Buffer }, connections: OpenConnections): tls.Server {
+  const server = tls.createServer({ cert: deps.cert, key: deps.key, minVersion: 'TLSv1.2' }, (socket) =>
+    acceptSyslogStream(socket, { intake: deps.intake, log: deps.log, protocol: 'syslog-tls' }, connections),
+  );
+  server.on('tlsClientError', (_error, socket) => {
+    deps.intake.drop('syslog-tls', 'tls-handshake', 1, { address: socket.remoteAddress ?? 'unknown' });
+    socket.destroy();
+  });
+  return server;
+}
