@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the whole suite (ingest, search, viewer, burst, remote), then one table of every target beside
+ * `npm run bench`: the whole suite (ingest, search, viewer, burst, remote, protocols), then one table of every target beside
  * its measured figure. `npm run bench -- --quick` is the short version, also run by CI as a smoke
  * test with no thresholds. Results of each run are kept in bench/results/.
  */
@@ -42,6 +42,9 @@ async function main() {
   const burst = await run('burst');
   console.log('');
   const remote = await run('remote');
+  console.log('');
+  const protocols = await run('protocols');
+  const protocol = (name: string) => protocols.protocols.find((row: { protocol: string }) => row.protocol === name);
   const query = (name: string) => search.results.find((result: { name: string }) => result.name.startsWith(name));
   const rows: Array<[string, string, string]> = [
     ['sustained ingest, 1,000-line bodies', '≥ 150,000 lines/s and ≥ 0.2 of parse-and-discard', `${fmt(ingest.logsteadLinesPerSecond, 'lines/s')}, ${ingest.ratio} of ${fmt(ingest.ceilingLinesPerSecond, 'lines/s')} (median of ${ingest.runs})`],
@@ -64,13 +67,18 @@ async function main() {
       `${burst.droppedChunks} chunks dropped, ${burst.answers503} 503s, ${fmt(burst.linesPerSecond, 'lines/s')}, RSS ≤ ${fmt(burst.maxRssMiB, 'MiB')} (median of ${burst.runs})`,
     ],
     ['remote mode (LOGSTEAD_CLICKHOUSE_URL): lines/s per core of the node\'s own CPU', '≥ 150,000', `${fmt(remote.nodeLinesPerSecondPerCore, 'lines/s')} (${remote.nodeCpuMicrosPerLine} µs a line; ClickHouse stand-in ${remote.clickhouseCpuMicrosPerLine} µs beside it; median of ${remote.runs})`],
+    ...['otlp-http', 'syslog-tcp'].map((name): [string, string, string] => [
+      `${name} ingest, lines/s against /logs/ingest on the same lines in the same run`,
+      '≥ 0.9',
+      `${protocol(name)?.ratioToMezmo} (${fmt(protocol(name)?.linesPerSecond, 'lines/s')}, ${protocol(name)?.cpuMicrosPerLine} µs a line; median of ${protocols.runs})`,
+    ]),
   ];
   console.log(`\n| what | target | measured${quick ? ' (quick run: small data, short runs)' : ''} |`);
   console.log('|---|---|---|');
   for (const [what, target, measured] of rows) console.log(`| ${what} | ${target} | ${measured} |`);
   const date = new Date().toISOString();
   const file = path.join(root, 'bench/results', `suite-${date.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, burst, remote, table: rows }, null, 2) + '\n');
+  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, burst, remote, protocols, table: rows }, null, 2) + '\n');
   console.log(`\nsuite results written to ${path.relative(root, file)}`);
 }
 

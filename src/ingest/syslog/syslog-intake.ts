@@ -29,6 +29,9 @@ export interface Peer {
   address: string;
 }
 
+/** How long a write that found the store's queue full waits before it asks for room again. */
+const OVERLOAD_RETRY_MS = 50;
+
 /** How long a write that failed waits before it is tried again, at most. */
 const MAX_RETRY_MS = 5_000;
 
@@ -126,7 +129,10 @@ export class SyslogIntake {
           return false;
         }
         if (this.stopping) throw error;
-        continue; // still full: keep the sender waiting
+        // Still full (admission already waited LOGSTEAD_INGEST_WAIT_MS, perhaps 0): the sender
+        // waits, its connection unread, and the write asks again shortly.
+        await sleep(OVERLOAD_RETRY_MS);
+        continue;
       }
       try {
         const prepared = await intake.prepare(request);
@@ -142,7 +148,7 @@ export class SyslogIntake {
           if (this.stopping && retryable && options.waitForRoom) throw error;
           return false;
         }
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay);
         delay = Math.min(delay * 2, MAX_RETRY_MS);
       } finally {
         ticket.release();
@@ -150,6 +156,8 @@ export class SyslogIntake {
     }
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Logs a kind of event at most once per interval, with how many happened since the last line. */
 class RateLimitedLog {
