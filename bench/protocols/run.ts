@@ -23,6 +23,7 @@ import { startLogsteadServer, stopProcess } from '../lib/processes.js';
 import { cpuSeconds } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
 import { type SyntheticLine, lineGenerator } from '../lib/synthetic-lines.js';
+import { freePort } from '../../src/testing/free-port.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -216,13 +217,6 @@ function sendSyslog(port: number, streams: Buffer[]): { stop(): Promise<number> 
   };
 }
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 interface Measured {
   linesPerSecond: number;

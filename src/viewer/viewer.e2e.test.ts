@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, type BrowserContext, type BrowserContextOptions, type Dialog, type Page, chromium } from 'playwright-core';
@@ -12,6 +11,7 @@ import { viewUrl } from '../notify/alert-context.js';
 import { CHROMIUM, browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
+import { freePort } from '../testing/free-port.js';
 
 const SHOTS = process.env.LOGSTEAD_SCREENSHOTS_DIR;
 let server: TestServer;
@@ -31,13 +31,6 @@ async function newContext(options: BrowserContextOptions = {}): Promise<BrowserC
   return context;
 }
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function ingest(lines: Array<Record<string, unknown>>, host = 'web-1', key = server.org.ingestionKey) {
   const reply = await request(`${server.url}/logs/ingest?hostname=${host}&tags=prod`, {

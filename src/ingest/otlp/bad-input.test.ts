@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, test } from 'node:test';
 import zlib from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../../testing/harness.js';
 import { EXPORT_METHOD, ExportLogsServiceRequest, ExportLogsServiceResponse, RpcStatus } from './proto.js';
+import { freePort } from '../../testing/free-port.js';
 
 /**
  * OTLP's answers to bad input and keys, over raw HTTP and a raw gRPC client: each refusal is the
@@ -12,13 +12,6 @@ import { EXPORT_METHOD, ExportLogsServiceRequest, ExportLogsServiceResponse, Rpc
  * HTTP statuses senders act on, and nothing of a refused request is stored.
  */
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 let server: TestServer;
 let grpcPort: number;

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, test } from 'node:test';
 // The OpenTelemetry JS SDK and its three log exporters, unmodified: what they put on the wire is
 // what instrumented services send.
@@ -12,15 +11,8 @@ import { OTLPLogExporter as HttpProtoExporter } from '@opentelemetry/exporter-lo
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { LoggerProvider, SimpleLogRecordProcessor, type LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { type TestServer, jsonLines, request, startTestServer } from '../../testing/harness.js';
+import { freePort } from '../../testing/free-port.js';
 
-/** A port nobody listens on now, for the gRPC listener. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 let server: TestServer;
 let grpcPort: number;

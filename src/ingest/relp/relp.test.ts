@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { type TestServer, eventually, jsonLines, request, startTestServer } from '../../testing/harness.js';
 import { exited, serveProcess } from '../../testing/process.js';
 import { sendersMissing, startRsyslog } from '../../testing/syslog-daemons.js';
+import { freePort } from '../../testing/free-port.js';
 
 /**
  * RELP as rsyslog's omrelp speaks it. On a raw connection: the open handshake, an acknowledgement
@@ -117,14 +118,6 @@ describe('RELP on a raw connection', () => {
   });
 });
 
-/** A port free now on loopback, for a listener that must come back on the same port after a restart. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 test('rsyslog omrelp across a kill -9: every message stored, at most one window twice', { skip }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-relp-kill-'));
