@@ -130,3 +130,26 @@ test('every listener takes random bytes and stays up; a good message afterwards 
     return jsonLines(reply.text).length === 1 || undefined;
   }, 10_000, 'the good message stored');
 });
+
+async function dropped(reason: string): Promise<number> {
+  const text = (await request(`${server.url}/metrics`)).text;
+  return Number(new RegExp(`^logstead_syslog_dropped_messages_total\\{protocol="syslog-tcp",reason="${reason}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+}
+
+test('invalid UTF-8 is stored with U+FFFD; a frame cut short by the connection closing is counted, and what came before it stored', async () => {
+  const marker = `badbytes${randomBytes(4).toString('hex')}`;
+  const key = server.org.ingestionKey;
+  const truncatedBefore = await dropped('truncated-frame');
+  const good = Buffer.concat([Buffer.from(`<13>1 - h app - - [logdna@48950 key="${key}"] ${marker} `), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end')]);
+  const cut = Buffer.from(`500 <13>1 - h app - - [logdna@48950 key="${key}"] ${marker} never complete`);
+  await sendTcp(server.running.syslogPorts.tcp!, Buffer.concat([Buffer.from(`${good.length} `), good, cut]));
+  const [line] = await eventually(async () => {
+    const reply = await request(`${server.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=${marker}`, { headers: { servicekey: server.org.serviceKey } });
+    const lines = jsonLines(reply.text);
+    return lines.length > 0 ? lines : undefined;
+  }, 10_000, 'the complete message stored');
+  assert.equal(line._line, `${marker} \ufffd\ufffd\ufffd end`);
+  await eventually(async () => ((await dropped('truncated-frame')) > truncatedBefore ? true : undefined), 5000, 'the cut frame counted');
+  const stored = await request(`${server.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=${encodeURIComponent('never complete')}`, { headers: { servicekey: server.org.serviceKey } });
+  assert.deepEqual(jsonLines(stored.text), []);
+});
