@@ -16,6 +16,7 @@ import { startLokiIngest } from './ingest/loki/start.js';
 import { startOtlpIngest } from './ingest/otlp/start.js';
 import { type SyslogPorts, startSyslogIngest } from './ingest/syslog/start.js';
 import { startIngest } from './ingest/start.js';
+import { startIngestionControls } from './ingestion-controls/start.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
 import { alertActivity, countDelivery, countRetentionDrop, countStored, countSyslogDrop, measureFlushes } from './metrics/recorders.js';
@@ -89,7 +90,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings) }));
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
-    const ingest = await started.add(startIngest({ settings, write: measureFlushes(metrics, (payload) => store.insert(payload)), metaTypes, nodeSlot, keptFrom }));
+    const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));
+    const ingest = await started.add(startIngest({ settings, write: measureFlushes(metrics, (payload) => store.insert(payload)), metaTypes, nodeSlot, keptFrom, gate: controls.gate }));
     ingest.afterStore.subscribe({ name: 'metrics', stored: (_account, batch) => countStored(metrics, batch) });
     await started.add(startMezmoIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startElasticIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
