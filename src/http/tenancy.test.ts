@@ -130,7 +130,8 @@ before(async () => {
   const member = await asB('POST', '/v1/config/members', { email: `m${MARKER}@example.com`, role: 'admin', groups: [group.json?.id] });
   const retention = await asB('PUT', '/v1/config/retention', { days: B_RETENTION_DAYS });
   const exclusion = await asB('POST', '/v1/config/ingestion/exclusions', { title: `exclusion ${MARKER}`, apps: [`app${MARKER}`], query: MARKER });
-  for (const reply of [category, preset, view, key, group, member, retention, exclusion]) assert.equal(reply.status, 200, reply.text);
+  const indexRate = await asB('PUT', '/v1/config/index-rate', { max_lines: 777_777, threshold_alert: 'separate', frequency: 'daily', enabled: true, channels: { email: [`rate${MARKER}@example.com`] } });
+  for (const reply of [category, preset, view, key, group, member, retention, exclusion, indexRate]) assert.equal(reply.status, 200, reply.text);
   adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
   readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
@@ -534,6 +535,22 @@ const PROBES: Probe[] = [
     allowed: [400],
   },
   { route: 'POST /v1/config/ingestion/resume', does: "resumes naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/resume?account=${t.account}`, body: { account: t.account } }), allowed: [200] },
+  {
+    route: 'GET /v1/config/index-rate',
+    does: "reads the index-rate alert naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/index-rate?account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.equal(got.json.enabled, false, "A's own (unset) alert, not B's"),
+    bSees: true,
+  },
+  {
+    route: 'PUT /v1/config/index-rate',
+    does: "sets the index-rate alert naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/index-rate?account=${t.account}`, body: { account: t.account, max_lines: 5, threshold_alert: 'both', frequency: 'hourly', enabled: false } }),
+    allowed: [400],
+  },
   { route: 'GET /v1/usage/excluded', does: "counts excluded lines naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage/excluded?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
 
   // Views.
@@ -769,6 +786,8 @@ describe("B's data after the matrix", () => {
     const exclusion = await asB('GET', `/v1/config/ingestion/exclusions/${b.exclusionId}`);
     assert.deepEqual([exclusion.status, exclusion.json.title, exclusion.json.active], [200, `exclusion ${MARKER}`, false]);
     assert.deepEqual((await asB('GET', '/v1/config/ingestion/status')).json, { is_ingesting: true });
+    const indexRate = (await asB('GET', '/v1/config/index-rate')).json;
+    assert.deepEqual([indexRate.max_lines, indexRate.enabled, indexRate.channels.email], [777_777, true, [`rate${MARKER}@example.com`]]);
     for (const listing of ['/v1/config/members', '/v1/config/groups', '/v1/config/audit?limit=500']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);

@@ -2,7 +2,7 @@
  * The ingestion controls across two nodes as real processes on one PostgreSQL database and one
  * ClickHouse endpoint (as src/multi-node.test.ts runs them): an exclusion rule, a suspension and a
  * resumption made at one node apply at the other within a second, and the lines both nodes
- * excluded are counted together.
+ * excluded are counted together. Both nodes check the index-rate alert, which fires once.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,15 +13,18 @@ import { dropTestPostgres, testPostgresUrl } from '../testing/config-database.js
 import { eventually, jsonLines, request } from '../testing/harness.js';
 import { testDatabaseUrl } from '../testing/log-engine.js';
 import { type ServerProcess, exited, serveProcess } from '../testing/process.js';
+import { startHttpReceiver } from '../testing/receivers.js';
 
 const key = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-controls-cluster-'));
 let nodes: ServerProcess[] = [];
 let org: { account: string; ingestionKey: string; serviceKey: string };
+let hooks: Awaited<ReturnType<typeof startHttpReceiver>>;
 /** The brief's bound for a change to reach every node. */
 const WITHIN_MS = 1000;
 
 before(async () => {
-  const env = { LOGSTEAD_DATABASE_URL: await testPostgresUrl(key), LOGSTEAD_CLICKHOUSE_URL: await testDatabaseUrl(key) };
+  hooks = await startHttpReceiver();
+  const env = { LOGSTEAD_DATABASE_URL: await testPostgresUrl(key), LOGSTEAD_CLICKHOUSE_URL: await testDatabaseUrl(key), LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true' };
   const dirs = [0, 1].map((n) => path.join(key, `node-${n}`));
   nodes = [await serveProcess(dirs[0], env), await serveProcess(dirs[1], env)];
   org = JSON.parse(fs.readFileSync(path.join(dirs[0], 'initial-credentials.json'), 'utf8'));
@@ -31,6 +34,7 @@ after(async () => {
   for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGTERM');
   await Promise.all(nodes.map((node) => exited(node.child)));
   await dropTestPostgres(key);
+  await hooks?.close();
   fs.rmSync(key, { recursive: true, force: true });
 });
 
@@ -97,4 +101,16 @@ test('a suspension confirmed at one node refuses at the other within a second, a
   await untilBound(resumed);
   assert.equal((await ingest(b, [{ line: 'after resuming' }])).status, 200);
   assert.deepEqual(await stored(a, 'resuming'), ['after resuming']);
+});
+
+test('every node checks the index-rate alert, and a period that passes it fires once', async () => {
+  const [a, b] = nodes;
+  const put = await call(b, 'PUT', '/v1/config/index-rate', { max_lines: 2, threshold_alert: 'separate', frequency: 'daily', enabled: true, channels: { webhook: [{ url: `${hooks.url}/rate`, method: 'POST' }] } });
+  assert.equal(put.status, 200, put.text);
+  assert.equal((await ingest(a, [{ line: 'rate 1' }, { line: 'rate 2' }, { line: 'rate 3' }])).status, 200);
+  // Each node checks every 10 s.
+  await eventually(() => hooks.received.find((hook) => hook.path === '/rate'), 25_000, 'the index-rate alert');
+  // Both nodes have checked again since: still one.
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  assert.equal(hooks.received.filter((hook) => hook.path === '/rate').length, 1);
 });
