@@ -551,6 +551,22 @@ const PROBES: Probe[] = [
     request: (t) => ({ path: `/v1/config/index-rate?account=${t.account}`, body: { account: t.account, max_lines: 5, threshold_alert: 'both', frequency: 'hourly', enabled: false } }),
     allowed: [400],
   },
+  // Mezmo's usage paths: A's own volume only; B's names count nothing.
+  ...(['apps', 'hosts', 'tags'] as const).flatMap((kind): Probe[] => {
+    const name = (t: Target) => (kind === 'hosts' ? t.host : t.app);
+    return ['v1', 'v2'].flatMap((version): Probe[] => [
+      { route: `GET /${version}/usage/${kind}`, does: `lists ${kind} naming B's account`, auth: 'service', request: (t) => ({ path: `/${version}/usage/${kind}?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: kind !== 'tags' || undefined },
+      {
+        route: `GET /${version}/usage/${kind}/:name`,
+        does: `reads the usage of B's ${kind.slice(0, -1)}`,
+        auth: 'service',
+        request: (t) => ({ path: `/${version}/usage/${kind}/${name(t)}?${WINDOW}` }),
+        allowed: [200],
+        check: (got) => (version === 'v1' ? assert.equal(got.text, 'null') : assert.deepEqual(got.json.results, [])),
+      },
+    ]);
+  }),
+  { route: 'GET /v2/usage', does: "reads the usage in bytes naming B's account", auth: 'service', request: (t) => ({ path: `/v2/usage?${WINDOW}&account=${t.account}` }), allowed: [200] },
   { route: 'GET /v1/usage/excluded', does: "counts excluded lines naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage/excluded?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
 
   // Views.
