@@ -9,6 +9,8 @@ import { startAudit } from './audit/start.js';
 import { startBackupControl } from './backup/start.js';
 import { startExport } from './export/start.js';
 import { enforcePermissions } from './http/permissions.js';
+import { startIndexRate } from './index-rate/start.js';
+import type { IndexRateMonitor } from './index-rate/monitor.js';
 import { createWebServer } from './http/web-server.js';
 import { startMezmoIngest } from './ingest/mezmo/start.js';
 import { startElasticIngest } from './ingest/elasticsearch/start.js';
@@ -16,6 +18,7 @@ import { startLokiIngest } from './ingest/loki/start.js';
 import { startOtlpIngest } from './ingest/otlp/start.js';
 import { type SyslogPorts, startSyslogIngest } from './ingest/syslog/start.js';
 import { startIngest } from './ingest/start.js';
+import { startIngestionControls } from './ingestion-controls/start.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
 import { alertActivity, countDelivery, countRetentionDrop, countStored, countSyslogDrop, measureFlushes } from './metrics/recorders.js';
@@ -51,6 +54,8 @@ export interface RunningLogstead {
   outbox: Outbox;
   /** The ports the syslog and RELP listeners bound (those configured), for tests that asked for port 0. */
   syslogPorts: SyslogPorts;
+  /** The index-rate alert's monitor, so tests with an injected clock can check on demand. */
+  indexRate: IndexRateMonitor;
   /** The configuration database, for tools and tests that work beside the server (member links). */
   db: ConfigKysely;
   /** Stops accepting requests, writes everything acknowledged, and releases the data directory. */
@@ -89,7 +94,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings) }));
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
-    const ingest = await started.add(startIngest({ settings, write: measureFlushes(metrics, (payload) => store.insert(payload)), metaTypes, nodeSlot, keptFrom }));
+    const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));
+    const ingest = await started.add(startIngest({ settings, write: measureFlushes(metrics, (payload) => store.insert(payload)), metaTypes, nodeSlot, keptFrom, gate: controls.gate }));
     ingest.afterStore.subscribe({ name: 'metrics', stored: (_account, batch) => countStored(metrics, batch) });
     await started.add(startMezmoIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startElasticIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
@@ -99,6 +105,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
+    const indexRate = await started.add(
+      startIndexRate({ db, auth, store, outbox: notify.outbox, messageSettings: () => ({ publicUrl: publicUrl(), pagingUrl: settings.pagingUrl }), now, log }),
+    );
     const { usage } = await started.add(startUsage({ store, policy, auth }));
     const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views }));
     await started.add(startViewer({ store, auth }));
@@ -115,7 +124,19 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const server = await started.add(web.serve({ routes: started.routes(), node: nodeSlot, whenListening, guards }));
 
     let closing: Promise<void> | undefined;
-    return { app: web.app, url: server.url, store, accounts, db, firstStart, alerts: alerts.evaluator, outbox: notify.outbox, syslogPorts: syslog.ports, close: () => (closing ??= closeAll()) };
+    return {
+      app: web.app,
+      url: server.url,
+      store,
+      accounts,
+      db,
+      firstStart,
+      alerts: alerts.evaluator,
+      outbox: notify.outbox,
+      syslogPorts: syslog.ports,
+      indexRate: indexRate.monitor,
+      close: () => (closing ??= closeAll()),
+    };
   } catch (error) {
     await closeAll();
     throw error;

@@ -41,6 +41,10 @@ export const COPIED_TABLES = [
   'sessions',
   'secrets',
   'export_files',
+  'exclusion_rules',
+  'exclusion_counts',
+  'ingestion_control',
+  'index_rate_alerts',
 ] as const satisfies readonly CopiedTable[];
 
 // A table added to ConfigTables fails to compile here until it is placed in COPIED_TABLES (or NotCopied).

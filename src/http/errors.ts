@@ -34,6 +34,8 @@ export const errors = {
   missingHostname: () => new ApiError(400, { error: 'Missing param hostname.' }),
   missingCredentials: () => new ApiError(401, { error: 'Missing Credentials' }),
   accountNotFound: () => new ApiError(403, { error: 'Account not found or inactive' }),
+  /** Ingestion suspended (POST /v1/config/ingestion/suspend): Mezmo answers a suspended account's ingestion so. */
+  ingestionSuspended: () => new ApiError(403, { error: 'Account not found or inactive' }),
   /** A service key sent to ingest: the usual mistake, so it is named rather than "not found". */
   serviceKeyForIngest: () =>
     new ApiError(
@@ -111,6 +113,11 @@ export const errors = {
   nothingToConfigure: () => new ApiError(400, envelope('Nothing to configure', 'BadRequest')),
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),
   conflict: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
+  /** An organisation at its limit of a kind of rule (exclusion rules). */
+  tooManyRules: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
+  /** POST /v1/config/ingestion/suspend/confirm with a token that is not the last one handed out, or has expired. */
+  wrongSuspendToken: () =>
+    new ApiError(400, envelope('The token is not valid: it was not handed out by POST /v1/config/ingestion/suspend, was already used, or has expired (10 minutes). Nothing was changed.', 'BadRequest')),
 
   // Export download links.
   downloadForbidden: () => new ApiError(403, envelope('This download link is not valid.', 'Forbidden')),
@@ -176,6 +183,7 @@ export const lokiErrors = {
     lokiText(401, 'unauthorized: send an ingestion key as Basic auth (user or password), Authorization: Bearer, or the apikey header'),
   conflictingCredentials: () => lokiText(401, 'unauthorized: this request carries different ingestion keys; send one'),
   serviceKey: () => lokiText(401, 'unauthorized: this is a service key, which reads and configures; pushing needs an ingestion key'),
+  suspended: () => lokiText(403, 'forbidden: ingestion is suspended for this organisation (POST /v1/config/ingestion/resume resumes it)'),
   orgMismatch: () => lokiText(401, 'unauthorized: X-Scope-OrgID does not name the organisation of this ingestion key'),
   tooLarge: () => lokiText(413, 'request body too large: the limit is 10 MB after decompression'),
   storedTooLarge: () =>

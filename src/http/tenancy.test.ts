@@ -62,6 +62,7 @@ interface Target {
   memberEmail: string;
   groupId: string;
   groupName: string;
+  exclusionId: string;
 }
 let b: Target;
 let ghost: Target;
@@ -128,7 +129,9 @@ before(async () => {
   const group = await asB('POST', '/v1/config/groups', { name: groupName, access_scopes: `app:${MARKER}` });
   const member = await asB('POST', '/v1/config/members', { email: `m${MARKER}@example.com`, role: 'admin', groups: [group.json?.id] });
   const retention = await asB('PUT', '/v1/config/retention', { days: B_RETENTION_DAYS });
-  for (const reply of [category, preset, view, key, group, member, retention]) assert.equal(reply.status, 200, reply.text);
+  const exclusion = await asB('POST', '/v1/config/ingestion/exclusions', { title: `exclusion ${MARKER}`, apps: [`app${MARKER}`], query: MARKER });
+  const indexRate = await asB('PUT', '/v1/config/index-rate', { max_lines: 777_777, threshold_alert: 'separate', frequency: 'daily', enabled: true, channels: { email: [`rate${MARKER}@example.com`] } });
+  for (const reply of [category, preset, view, key, group, member, retention, exclusion, indexRate]) assert.equal(reply.status, 200, reply.text);
   adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
   readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
@@ -174,6 +177,7 @@ before(async () => {
     memberEmail: member.json.email,
     groupId: group.json.id,
     groupName,
+    exclusionId: exclusion.json.id,
   };
   const ghostCursor = Buffer.from(JSON.parse(Buffer.from(b.cursor, 'base64url').toString()).p.replace(/./g, 'x'));
   ghost = {
@@ -195,6 +199,7 @@ before(async () => {
     memberEmail: `ghost${hex()}@example.com`,
     groupId: hex().slice(0, 10),
     groupName: `bgroup${hex()}`,
+    exclusionId: hex().slice(0, 10),
   };
 
   // B's alert fired on its lines: B has deliveries to its marked address.
@@ -211,7 +216,7 @@ after(async () => {
 
 /** Everything of B's that must never reach A. */
 function forbidden(): string[] {
-  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId, b.memberEmail, b.groupId, b.groupName];
+  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId, b.memberEmail, b.groupId, b.groupName, b.exclusionId];
 }
 
 /** Replaces the target's values that the request itself carried, so that an echo of them is not a leak. */
@@ -500,6 +505,70 @@ const PROBES: Probe[] = [
   },
   { route: 'PUT /v1/config/retention', does: "sets the retention naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/retention?account=${t.account}`, body: { days: 2, account: t.account } }), allowed: [200, 400] },
 
+  // Ingestion controls: exclusion rules, suspension, and the lines rules excluded.
+  { route: 'GET /v1/config/ingestion/exclusions', does: "lists exclusion rules naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/exclusions?account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/config/ingestion/exclusions/:id', does: "reads B's exclusion rule", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/exclusions/${t.exclusionId}` }), allowed: [404] },
+  {
+    route: 'PATCH /v1/config/ingestion/exclusions/:id',
+    does: "turns on and rewrites B's exclusion rule",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/ingestion/exclusions/${t.exclusionId}`, body: { active: true, query: INTRUDER, title: INTRUDER } }),
+    allowed: [404],
+  },
+  { route: 'DELETE /v1/config/ingestion/exclusions/:id', does: "deletes B's exclusion rule", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/exclusions/${t.exclusionId}` }), allowed: [404] },
+  {
+    route: 'POST /v1/config/ingestion/exclusions',
+    does: "creates an exclusion rule naming B's account and apps",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/ingestion/exclusions?account=${t.account}`, body: { account: t.account, title: INTRUDER, apps: [t.app], query: INTRUDER } }),
+    allowed: [200],
+    createsOwn: true,
+    undo: (got) => call('DELETE', `/v1/config/ingestion/exclusions/${got.json.id}`, { servicekey: A.serviceKey }),
+  },
+  { route: 'GET /v1/config/ingestion/status', does: "reads the ingestion status naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/status?account=${t.account}` }), allowed: [200] },
+  { route: 'POST /v1/config/ingestion/suspend', does: "asks to suspend naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/suspend?account=${t.account}`, body: { account: t.account } }), allowed: [200], createsOwn: true },
+  {
+    route: 'POST /v1/config/ingestion/suspend/confirm',
+    does: "confirms a suspension of B's account with a made-up token",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/ingestion/suspend/confirm?account=${t.account}`, body: { account: t.account, token: t.exclusionId } }),
+    allowed: [400],
+  },
+  { route: 'POST /v1/config/ingestion/resume', does: "resumes naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/ingestion/resume?account=${t.account}`, body: { account: t.account } }), allowed: [200] },
+  {
+    route: 'GET /v1/config/index-rate',
+    does: "reads the index-rate alert naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/index-rate?account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.equal(got.json.enabled, false, "A's own (unset) alert, not B's"),
+    bSees: true,
+  },
+  {
+    route: 'PUT /v1/config/index-rate',
+    does: "sets the index-rate alert naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/index-rate?account=${t.account}`, body: { account: t.account, max_lines: 5, threshold_alert: 'both', frequency: 'hourly', enabled: false } }),
+    allowed: [400],
+  },
+  // Mezmo's usage paths: A's own volume only; B's names count nothing.
+  ...(['apps', 'hosts', 'tags'] as const).flatMap((kind): Probe[] => {
+    const name = (t: Target) => (kind === 'hosts' ? t.host : t.app);
+    return ['v1', 'v2'].flatMap((version): Probe[] => [
+      { route: `GET /${version}/usage/${kind}`, does: `lists ${kind} naming B's account`, auth: 'service', request: (t) => ({ path: `/${version}/usage/${kind}?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: kind !== 'tags' || undefined },
+      {
+        route: `GET /${version}/usage/${kind}/:name`,
+        does: `reads the usage of B's ${kind.slice(0, -1)}`,
+        auth: 'service',
+        request: (t) => ({ path: `/${version}/usage/${kind}/${name(t)}?${WINDOW}` }),
+        allowed: [200],
+        check: (got) => (version === 'v1' ? assert.equal(got.text, 'null') : assert.deepEqual(got.json.results, [])),
+      },
+    ]);
+  }),
+  { route: 'GET /v2/usage', does: "reads the usage in bytes naming B's account", auth: 'service', request: (t) => ({ path: `/v2/usage?${WINDOW}&account=${t.account}` }), allowed: [200] },
+  { route: 'GET /v1/usage/excluded', does: "counts excluded lines naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage/excluded?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
+
   // Views.
   { route: 'GET /v1/config/view', does: 'lists views', auth: 'service', request: (t) => ({ path: `/v1/config/view?account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/config/view/:viewid', does: "reads B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}` }), allowed: refused, bSees: true },
@@ -730,6 +799,11 @@ describe("B's data after the matrix", () => {
     assert.equal(group.json.access_scopes, `app:${MARKER}`);
     assert.deepEqual(group.json.members, [b.memberEmail]);
     assert.equal((await asB('GET', '/v1/config/retention')).json.retentionDays, B_RETENTION_DAYS);
+    const exclusion = await asB('GET', `/v1/config/ingestion/exclusions/${b.exclusionId}`);
+    assert.deepEqual([exclusion.status, exclusion.json.title, exclusion.json.active], [200, `exclusion ${MARKER}`, false]);
+    assert.deepEqual((await asB('GET', '/v1/config/ingestion/status')).json, { is_ingesting: true });
+    const indexRate = (await asB('GET', '/v1/config/index-rate')).json;
+    assert.deepEqual([indexRate.max_lines, indexRate.enabled, indexRate.channels.email], [777_777, true, [`rate${MARKER}@example.com`]]);
     for (const listing of ['/v1/config/members', '/v1/config/groups', '/v1/config/audit?limit=500']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);

@@ -38,6 +38,20 @@ export interface PreparedRequest {
   overDailyCap?: { lines: number; limit: number };
 }
 
+/** What an exclusion rule decides for a line: stored, kept from the store but tailed and alerted on, or dropped. */
+export type ExclusionVerdict = 'store' | 'indexonly' | 'drop';
+
+/**
+ * What an organisation lets in (src/ingestion-controls): its ingestion may be suspended, and its
+ * exclusion rules keep lines from the store. Asked of every request, so answered from memory.
+ */
+export interface IntakeGate {
+  /** Throws the catalogue's ingestionSuspended (403) while the organisation's ingestion is suspended. */
+  admit(account: string): void;
+  /** The verdict for each of the organisation's lines (and the excluded ones counted), or undefined when no rule is active. */
+  exclusionsFor(account: string): ((line: StoredLine) => ExclusionVerdict) | undefined;
+}
+
 export interface IntakeDeps {
   metaTypes: MetaTypeRegistry;
   batcher: GroupCommitBatcher;
@@ -46,6 +60,8 @@ export interface IntakeDeps {
   driftToleranceMs: number;
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   keptFrom: (account: string) => number;
+  /** Suspension and exclusion rules; absent, everything is let in. */
+  gate?: IntakeGate;
 }
 
 /**
@@ -65,6 +81,14 @@ export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
 
   /**
+   * Throws (the catalogue's 403, as Mezmo answers a suspended account) while the organisation's
+   * ingestion is suspended. prepare asks it first; a protocol may ask it before reading a body.
+   */
+  admit(account: string): void {
+    this.deps.gate?.admit(account);
+  }
+
+  /**
    * Everything before the write. Its own function so that the intermediate lines die with it: an
    * async function keeps every local it declared until it returns, and the write takes about
    * 100 ms under load, long enough for V8 to copy whatever is kept into its old generation.
@@ -72,6 +96,7 @@ export class Intake {
    */
   async prepare(request: IntakeRequest): Promise<PreparedRequest> {
     const { protocol, account, source, rawLines, receivedAt } = request;
+    this.admit(account);
     // Refused before any work: the rows would repeat the hostname and tags into gigabytes.
     const repeated = rawLines.length * repeatedChars(source);
     if (repeated > LIMITS.storedChars) throw errors.storedTooLarge();
@@ -93,7 +118,22 @@ export class Intake {
     const keptFrom = this.deps.keptFrom(account);
     // Already past its organisation's retention (an old replayed or imported line): acknowledged
     // with the rest, as it would be stored and removed at once, but not kept.
-    const kept = pending.some(({ row }) => row.ts < keptFrom) ? pending.filter(({ row }) => row.ts >= keptFrom) : pending;
+    const retained = pending.some(({ row }) => row.ts < keptFrom) ? pending.filter(({ row }) => row.ts >= keptFrom) : pending;
+    // Exclusion rules, after normalise so that their queries see the parsed fields: a line an
+    // `indexonly` rule matches is not stored but still reaches live tail and alerts; one another
+    // active rule matches goes nowhere.
+    const exclude = this.deps.gate?.exclusionsFor(account);
+    let kept = retained;
+    let published = retained;
+    if (exclude) {
+      const verdicts = retained.map(({ row }) => exclude(row));
+      kept = retained.filter((_, index) => verdicts[index] === 'store');
+      published = retained.filter((_, index) => verdicts[index] !== 'drop');
+      for (let index = 0; index < retained.length; index++) {
+        // Not stored, so the meta type rule does not judge it; tails search its meta as given.
+        if (verdicts[index] === 'indexonly') retained[index].row.meta_indexed = retained[index].metaObject !== null;
+      }
+    }
     const verdicts = await this.deps.metaTypes.admitAll(account, kept.map(({ metaObject }) => metaObject));
     for (let index = 0; index < kept.length; index++) {
       const { row } = kept[index];
@@ -108,7 +148,7 @@ export class Intake {
       if (encoded.chars > 2 * LIMITS.storedChars) throw errors.storedTooLarge();
     }
     // The rows themselves only for whoever reads them: otherwise the counts are all that is kept.
-    const rows = this.deps.afterStore.wantsRows(account) ? kept.map(({ row }): StoredLine => row) : undefined;
+    const rows = this.deps.afterStore.wantsRows(account) ? published.map(({ row }): StoredLine => row) : undefined;
     const batch: StoredBatch = { protocol, lines: kept.length, bytes, unindexedMeta, rows };
     return {
       account,
@@ -125,7 +165,11 @@ export class Intake {
    * free its place among the requests being read). A store failure is the catalogue's 503.
    */
   async write(prepared: PreparedRequest, log: FastifyBaseLogger, queued?: () => void): Promise<void> {
-    if (prepared.batch.lines === 0) return;
+    if (prepared.batch.lines === 0) {
+      // Lines an indexonly exclusion kept from the store still go to live tail and alerts.
+      if (prepared.batch.rows?.length) await this.deps.afterStore.publish(prepared.account, prepared.batch, log);
+      return;
+    }
     const written = this.deps.batcher.submit(prepared.payload, prepared.batch.lines);
     queued?.();
     try {

@@ -5,7 +5,7 @@ import type { InsertPayload } from '../store/executor.js';
 import { IngestAdmission } from './admission.js';
 import { AfterStore } from './after-store.js';
 import { GroupCommitBatcher } from './batcher.js';
-import { Intake } from './intake.js';
+import { Intake, type IntakeGate } from './intake.js';
 import { LineIds } from './line-ids.js';
 
 /**
@@ -23,6 +23,8 @@ export interface IngestDeps {
   nodeSlot: number;
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   keptFrom: (account: string) => number;
+  /** Suspension and exclusion rules (src/ingestion-controls). */
+  gate?: IntakeGate;
 }
 
 export interface IngestSubsystem extends Subsystem {
@@ -58,6 +60,7 @@ export function startIngest(deps: IngestDeps): IngestSubsystem {
     afterStore,
     driftToleranceMs: settings.driftToleranceMs,
     keptFrom: deps.keptFrom,
+    gate: deps.gate,
   });
   return {
     intake,

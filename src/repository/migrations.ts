@@ -240,10 +240,52 @@ const people: Step = ({ serial, ms }) => [
   `ALTER TABLE views ADD COLUMN saved_by TEXT`,
 ];
 
+/**
+ * Step 5: what an organisation lets in (issue 28). Exclusion rules (Mezmo's
+ * /v1/config/ingestion/exclusions), the lines each excluded per hour (usage counts them apart from
+ * what is stored), whether ingestion is suspended with the confirmation token a suspension waits
+ * on, and the index-rate alert with the last period it fired for (one node claims each period).
+ */
+const ingestionControls: Step = ({ ms }) => [
+  `CREATE TABLE IF NOT EXISTS exclusion_rules (
+     id         TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     title      TEXT NOT NULL,
+     active     INTEGER NOT NULL,
+     indexonly  INTEGER NOT NULL,
+     apps_json  TEXT NOT NULL,
+     hosts_json TEXT NOT NULL,
+     query      TEXT NOT NULL,
+     created_at ${ms} NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS exclusion_rules_by_account ON exclusion_rules(account)`,
+  `CREATE TABLE IF NOT EXISTS exclusion_counts (
+     account TEXT NOT NULL,
+     rule_id TEXT NOT NULL,
+     hour    ${ms} NOT NULL,
+     lines   ${ms} NOT NULL,
+     bytes   ${ms} NOT NULL,
+     PRIMARY KEY (account, rule_id, hour)
+   )`,
+  `CREATE TABLE IF NOT EXISTS ingestion_control (
+     account          TEXT PRIMARY KEY REFERENCES accounts(account),
+     suspended        INTEGER NOT NULL DEFAULT 0,
+     token_hash       TEXT,
+     token_expires_at ${ms},
+     changed_at       ${ms} NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS index_rate_alerts (
+     account      TEXT PRIMARY KEY REFERENCES accounts(account),
+     config_json  TEXT NOT NULL,
+     fired_period ${ms}
+   )`,
+];
+
 const steps: Record<string, Step> = {
   '0001_schema': schema,
   '0002_shared_by_nodes': sharedByNodes,
   '0003_people': people,
+  '0005_ingestion_controls': ingestionControls,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

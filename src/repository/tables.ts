@@ -197,4 +197,38 @@ export interface ConfigTables {
     id: Generated<number>;
     started_at: number;
   };
+  /** Ingestion exclusion rules (Mezmo's /v1/config/ingestion/exclusions); apps and hosts as JSON arrays. */
+  exclusion_rules: {
+    id: string;
+    account: string;
+    title: string;
+    active: number;
+    indexonly: number;
+    apps_json: string;
+    hosts_json: string;
+    query: string;
+    created_at: number;
+  };
+  /** Lines and bytes each exclusion rule kept out of the store, per hour (Unix ms of its start). */
+  exclusion_counts: {
+    account: string;
+    rule_id: string;
+    hour: number;
+    lines: number;
+    bytes: number;
+  };
+  /** Whether an organisation's ingestion is suspended, and the token a requested suspension waits on (hashed). */
+  ingestion_control: {
+    account: string;
+    suspended: number;
+    token_hash: string | null;
+    token_expires_at: number | null;
+    changed_at: number;
+  };
+  /** The index-rate alert (Mezmo's /v1/config/index-rate), and the start of the last period it fired for. */
+  index_rate_alerts: {
+    account: string;
+    config_json: string;
+    fired_period: number | null;
+  };
 }

@@ -276,6 +276,32 @@ export class LogStore {
   }
 
   /**
+   * Lines and bytes per app, host or tag among a filter's lines, largest by bytes first, at most
+   * `limit` (Mezmo's /v1/usage/{apps,hosts,tags}). A line with several tags counts for each.
+   */
+  async volumeBy(filter: LineFilter, dimension: 'app' | 'host' | 'tag', limit: number): Promise<Array<Volume & { name: string }>> {
+    const { where, params } = this.selection(filter);
+    params.limit = limit;
+    const expression = dimension === 'tag' ? 'arrayJoin(tags)' : dimension;
+    const rows = await this.executor.rows<{ name: string; lines: string; bytes: string }>(
+      `SELECT toString(${expression}) AS name, count() AS lines, sum(size) AS bytes FROM ${this.tables.reads}
+        WHERE ${where.join(' AND ')} GROUP BY name ORDER BY bytes DESC, lines DESC, name LIMIT {limit:UInt32}`,
+      params,
+    );
+    return rows.map((row) => ({ name: row.name, lines: Number(row.lines), bytes: Number(row.bytes) }));
+  }
+
+  /** The lines and bytes of a filter's lines. */
+  async volume(filter: LineFilter): Promise<Volume> {
+    const { where, params } = this.selection(filter);
+    const [row] = await this.executor.rows<{ lines: string; bytes: string }>(
+      `SELECT count() AS lines, sum(size) AS bytes FROM ${this.tables.reads} WHERE ${where.join(' AND ')}`,
+      params,
+    );
+    return { lines: Number(row?.lines ?? 0), bytes: Number(row?.bytes ?? 0) };
+  }
+
+  /**
    * Matching lines per alert window: windows `intervalMs` wide aligned to the epoch (as the live
    * evaluator aligns them), each with its count and its newest line's time, and, given `nth`, the
    * time of its nth line (when a presence + immediate alert would have reached its limit). Only

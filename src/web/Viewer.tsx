@@ -19,6 +19,8 @@ import { type SidePage, SessionControls } from './session/SessionControls.js';
 import { mayEdit } from './session/roles.js';
 import { PeoplePage } from './people/PeoplePage.js';
 import { AuditPage } from './audit/AuditPage.js';
+import { ExclusionsPage } from './ingestion/ExclusionsPage.js';
+import { SuspendedBanner } from './ingestion/SuspendedBanner.js';
 import { ZoneContext, useZoneChoice } from './shared/time-zone.js';
 import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
@@ -65,6 +67,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           <ExportMenu filters={filters} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
           <SessionControls session={session} zone={zone} onZone={setZone} onSignOut={onSignOut} onPage={setPage} />
         </header>
+        <SuspendedBanner />
         <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
         <SearchNotes query={state.q} fields={fields} failed={!!queryError} />
         <div className="body">
@@ -99,6 +102,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         {page === 'usage' && <UsagePage onClose={() => setPage(null)} />}
         {page === 'people' && <PeoplePage session={session} onClose={() => setPage(null)} />}
         {page === 'audit' && <AuditPage onClose={() => setPage(null)} />}
+        {page === 'exclusions' && <ExclusionsPage onClose={() => setPage(null)} />}
         {editor && mayEdit(session) && (
           <ViewEditor
             view={editor === 'new' ? null : editor}

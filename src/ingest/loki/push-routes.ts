@@ -29,7 +29,9 @@ function lokiError(error: FastifyError, request: FastifyRequest): ApiError {
     if (error.plainText) return error;
     if (error.statusCode === 413) return lokiErrors.storedTooLarge();
     if (error.statusCode === 503) return lokiErrors.unavailable(error.body.error);
-    if (error.statusCode === 401 || error.statusCode === 403) return lokiErrors.unauthorized();
+    // The intake's only 403: the organisation's ingestion is suspended (Intake.admit).
+    if (error.statusCode === 403) return lokiErrors.suspended();
+    if (error.statusCode === 401) return lokiErrors.unauthorized();
     if (error.statusCode < 500) return lokiErrors.badRequest(error.body.error);
   }
   if (error instanceof TooLargeError) return lokiErrors.tooLarge();

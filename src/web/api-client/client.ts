@@ -266,7 +266,32 @@ export const api = {
   deliveries: endpoint((viewid: string) => get<DeliveryLogEntry[]>(`/v1/alerts/deliveries?viewid=${encodeURIComponent(viewid)}&limit=50`)),
 
   usage: endpoint((from: number, to: number) => get<UsageReport>(`/v1/usage?from=${from}&to=${to}`)),
+
+  exclusions: endpoint(() => get<ExclusionRule[]>('/v1/config/ingestion/exclusions')),
+  /** Lines kept from the store by exclusion rules, over the last day by default. */
+  excludedUsage: endpoint(() => get<ExcludedUsage>('/v1/usage/excluded')),
+  ingestionStatus: endpoint(() => get<{ is_ingesting: boolean }>('/v1/config/ingestion/status')),
 };
+
+/** An ingestion exclusion rule, as /v1/config/ingestion/exclusions answers it (Mezmo's shape). */
+export interface ExclusionRule {
+  id: string;
+  title: string;
+  active: boolean;
+  indexonly: boolean;
+  apps: string[];
+  hosts: string[];
+  query: string;
+}
+
+/** GET /v1/usage/excluded: what exclusion rules kept out of the store, in all and per rule. */
+export interface ExcludedUsage {
+  from: number;
+  to: number;
+  lines: number;
+  bytes: number;
+  rules: Array<{ id: string; title: string; active: boolean; lines: number; bytes: number }>;
+}
 
 /** POST /v1/alerts/backtest: a view's search and one of its channels, replayed over the last days. */
 export interface BacktestRule {

@@ -5,7 +5,7 @@ import { actionText, changeRows } from './audit-change.js';
 import { useAudit } from './useAudit.js';
 
 /** The resources the server records changes to, offered as the filter's suggestions. */
-const RESOURCES = ['view', 'presetalert', 'category', 'key', 'member', 'group', 'retention', 'session'];
+const RESOURCES = ['view', 'presetalert', 'category', 'key', 'member', 'group', 'retention', 'session', 'ingestion-exclusion', 'ingestion', 'index-rate'];
 
 /** The organisation's audit trail, for admins: who changed what, when, from where, before and after. */
 export function AuditPage({ onClose }: { onClose: () => void }) {
