@@ -153,3 +153,21 @@ test('invalid UTF-8 is stored with U+FFFD; a frame cut short by the connection c
   const stored = await request(`${server.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=${encodeURIComponent('never complete')}`, { headers: { servicekey: server.org.serviceKey } });
   assert.deepEqual(jsonLines(stored.text), []);
 });
+
+test('while the organisation is suspended its messages are dropped and counted; after the resume they are stored', async () => {
+  const headers = { servicekey: server.org.serviceKey, 'content-type': 'application/json' };
+  const { token } = (await request(`${server.url}/v1/config/ingestion/suspend`, { method: 'POST', headers, body: '{}' })).json;
+  assert.equal((await request(`${server.url}/v1/config/ingestion/suspend/confirm`, { method: 'POST', headers, body: JSON.stringify({ token }) })).status, 200);
+  const before = await dropped('suspended');
+  const marker = `suspended${randomBytes(4).toString('hex')}`;
+  const send = () => sendTcp(server.running.syslogPorts.tcp!, Buffer.from(`<13>1 - h app - - [logdna@48950 key="${server.org.ingestionKey}"] ${marker}\n`));
+  await send();
+  await eventually(async () => ((await dropped('suspended')) > before ? true : undefined), 5000, 'the suspended message counted');
+  assert.equal((await request(`${server.url}/v1/config/ingestion/resume`, { method: 'POST', headers, body: '{}' })).status, 200);
+  await send();
+  const lines = await eventually(async () => {
+    const found = jsonLines((await request(`${server.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=${marker}`, { headers: { servicekey: server.org.serviceKey } })).text);
+    return found.length > 0 ? found : undefined;
+  }, 10_000, 'the message after the resume stored');
+  assert.equal(lines.length, 1, 'only the one sent after the resume');
+});

@@ -8,7 +8,7 @@ import { parseSyslog } from './message.js';
 import { type SyslogLine, syslogLine } from './to-line.js';
 
 /** Why a syslog message was not stored: counted in logstead_syslog_dropped_messages_total. */
-export type DropReason = 'no-key' | 'wrong-key' | 'overload' | 'truncated-frame' | 'bad-frame' | 'tls-handshake' | 'store-failed';
+export type DropReason = 'no-key' | 'wrong-key' | 'suspended' | 'overload' | 'truncated-frame' | 'bad-frame' | 'tls-handshake' | 'store-failed';
 
 export interface DropCounter {
   (protocol: IngestProtocol, reason: DropReason, messages: number): void;
@@ -97,10 +97,19 @@ export class SyslogIntake {
   private async accountOf(protocol: IngestProtocol, key: string | undefined, messages: number, peer: Peer): Promise<string | null> {
     const presented = key ?? this.deps.fallbackKey;
     const account = presented === undefined ? null : await this.deps.accounts.accountForKey(presented, 'ingestion');
-    if (account !== null) return account;
-    const reason = key === undefined ? 'no-key' : 'wrong-key';
-    this.drop(protocol, reason, messages, peer);
-    return null;
+    if (account === null) {
+      this.drop(protocol, key === undefined ? 'no-key' : 'wrong-key', messages, peer);
+      return null;
+    }
+    try {
+      this.deps.intake.admit(account);
+    } catch (error) {
+      // Its organisation's ingestion is suspended: HTTP senders get 403; syslog has no answer to give.
+      if (!(error instanceof ApiError && error.statusCode === 403)) throw error;
+      this.drop(protocol, 'suspended', messages, peer);
+      return null;
+    }
+    return account;
   }
 
   drop(protocol: IngestProtocol, reason: DropReason, messages: number, peer?: Peer): void {
