@@ -25,6 +25,7 @@ export const COPIED_TABLES = [
   'accounts',
   'api_keys',
   'meta_field_types',
+  'parsed_field_types',
   'categories',
   'presets',
   'views',

@@ -90,6 +90,7 @@ export class Intake {
     // with the rest, as it would be stored and removed at once, but not kept.
     const kept = pending.some(({ row }) => row.ts < keptFrom) ? pending.filter(({ row }) => row.ts >= keptFrom) : pending;
     const verdicts = await this.deps.metaTypes.admitAll(account, kept.map(({ metaObject }) => metaObject));
+    await this.settleFormatFields(account, kept);
     for (let index = 0; index < kept.length; index++) {
       const { row } = kept[index];
       const verdict = verdicts[index];
@@ -112,6 +113,15 @@ export class Intake {
       payload: encoded.bytesWritten(),
       overDailyCap: overDailyCap > 0 ? { lines: overDailyCap, limit: (await this.deps.metaTypes.day(account)).limit } : undefined,
     };
+  }
+
+  /** Format-parsed fields (ingest/formats) under the organisation's first-type-wins rule; most requests have none. */
+  private async settleFormatFields(account: string, lines: PendingLine[]): Promise<void> {
+    let parsed: PendingLine[] | undefined;
+    for (const line of lines) if (line.formatFields) (parsed ??= []).push(line);
+    if (!parsed) return;
+    if (!(await this.deps.metaTypes.settleParsedTypes(account, parsed.map((line) => line.formatFields!)))) return;
+    for (const line of parsed) line.row.fields = JSON.stringify(line.formatFields);
   }
 
   /**

@@ -71,6 +71,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class MetaTypeRegistry {
   private readonly cache = new Map<string, Map<string, MetaType>>();
   private readonly days = new Map<string, { day: string; added: number }>();
+  private readonly parsedTypes = new Map<string, Map<string, string>>();
   private readonly now: () => number;
 
   constructor(
@@ -136,6 +137,41 @@ export class MetaTypeRegistry {
       const lostAny = [...proposed].some(([path, type]) => held.get(path) !== type);
       if (!lostAny || round > 0) return verdicts;
     }
+  }
+
+  /**
+   * The same first-type-wins rule for the fields the common formats parse from a line's text
+   * (src/ingest/formats): a field first seen as text keeps later numbers as text, so one field
+   * never holds both. A field first seen as a number cannot make text a number and keeps it as
+   * text. Changes the objects in place; returns whether any value changed. Names a format
+   * parses are few and fixed, so they are not counted against the daily cap on new meta fields.
+   */
+  async settleParsedTypes(account: string, lines: Array<Record<string, unknown>>): Promise<boolean> {
+    let types = this.parsedTypes.get(account);
+    if (!types) {
+      const loaded = await this.store.parsedTypes(account);
+      types = this.parsedTypes.get(account) ?? loaded;
+      this.parsedTypes.set(account, types);
+    }
+    let fresh: Map<string, string> | undefined;
+    for (const fields of lines) {
+      for (const name in fields) {
+        const value = fields[name];
+        const type = typeof value === 'number' ? 'number' : typeof value === 'string' ? 'string' : null;
+        if (type !== null && !types.has(name) && !fresh?.has(name)) (fresh ??= new Map()).set(name, type);
+      }
+    }
+    if (fresh) for (const [name, type] of await this.store.registerParsed(account, fresh)) types.set(name, type);
+    let changed = false;
+    for (const fields of lines) {
+      for (const name in fields) {
+        if (typeof fields[name] === 'number' && types.get(name) === 'string') {
+          fields[name] = String(fields[name]);
+          changed = true;
+        }
+      }
+    }
+    return changed;
   }
 
   /** Today's count of new fields against the limit. */

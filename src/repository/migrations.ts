@@ -240,10 +240,24 @@ const people: Step = ({ serial, ms }) => [
   `ALTER TABLE views ADD COLUMN saved_by TEXT`,
 ];
 
+/**
+ * Parsing at ingest (issue 28): the first type each organisation's format-parsed fields were seen
+ * with (numbers stay numbers only while a field's first value was one).
+ */
+const parsers: Step = () => [
+  `CREATE TABLE IF NOT EXISTS parsed_field_types (
+     account TEXT NOT NULL,
+     name    TEXT NOT NULL,
+     type    TEXT NOT NULL,
+     PRIMARY KEY (account, name)
+   )`,
+];
+
 const steps: Record<string, Step> = {
   '0001_schema': schema,
   '0002_shared_by_nodes': sharedByNodes,
   '0003_people': people,
+  '0006_parsers': parsers,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

@@ -32,6 +32,12 @@ export interface ConfigTables {
     type: string;
     first_day: string;
   };
+  /** The first type ('number' or 'string') of each field the common formats parse (src/ingest/formats). */
+  parsed_field_types: {
+    account: string;
+    name: string;
+    type: string;
+  };
   categories: {
     id: string;
     account: string;
