@@ -26,6 +26,7 @@ export const COPIED_TABLES = [
   'api_keys',
   'meta_field_types',
   'parsed_field_types',
+  'parsers',
   'categories',
   'presets',
   'views',

@@ -8,6 +8,8 @@ import { LIMITS } from '../wire/limits.js';
 import type { AfterStore } from './after-store.js';
 import type { GroupCommitBatcher } from './batcher.js';
 import type { LineIds } from './line-ids.js';
+import { applyParsers } from '../parsers/apply.js';
+import type { CompiledParser } from '../parsers/parser-rules.js';
 import { type BatchContext, type PendingLine, type SourceParams, normaliseLine } from './normalise.js';
 
 /** What a protocol hands the intake: one request's raw lines, as the Mezmo API shapes a line. */
@@ -41,6 +43,8 @@ export interface IntakeDeps {
   driftToleranceMs: number;
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   keptFrom: (account: string) => number;
+  /** Each organisation's custom parsing rules (src/parsers), as this node has them now. */
+  parsers?: (account: string) => readonly CompiledParser[];
 }
 
 /**
@@ -81,6 +85,8 @@ export class Intake {
     const { lineIds } = this.deps;
     const firstId = lineIds.reserve(rawLines.length);
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, lineIds.format(firstId + index)));
+    const parsers = this.deps.parsers?.(account);
+    if (parsers?.length) for (const line of pending) applyParsers(line, parsers);
     const unindexedMeta: Record<string, number> = {};
     let bytes = 0;
     const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + repeated);

@@ -7,6 +7,7 @@ import { AfterStore } from './after-store.js';
 import { GroupCommitBatcher } from './batcher.js';
 import { Intake } from './intake.js';
 import { LineIds } from './line-ids.js';
+import type { CompiledParser } from '../parsers/parser-rules.js';
 
 /**
  * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
@@ -23,6 +24,8 @@ export interface IngestDeps {
   nodeSlot: number;
   /** The oldest time an organisation keeps lines from (its retention), in Unix ms. */
   keptFrom: (account: string) => number;
+  /** Each organisation's custom parsing rules (src/parsers). */
+  parsers?: (account: string) => readonly CompiledParser[];
 }
 
 export interface IngestSubsystem extends Subsystem {
@@ -58,6 +61,7 @@ export function startIngest(deps: IngestDeps): IngestSubsystem {
     afterStore,
     driftToleranceMs: settings.driftToleranceMs,
     keptFrom: deps.keptFrom,
+    parsers: deps.parsers,
   });
   return {
     intake,

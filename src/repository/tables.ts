@@ -38,6 +38,19 @@ export interface ConfigTables {
     name: string;
     type: string;
   };
+  /** Custom parsing rules (src/parsers); apps and hosts are JSON arrays, types a JSON object. */
+  parsers: {
+    id: string;
+    account: string;
+    name: string;
+    apps: string;
+    hosts: string;
+    query: string;
+    pattern: string;
+    types: string;
+    created_at: number;
+    updated_at: number;
+  };
   categories: {
     id: string;
     account: string;

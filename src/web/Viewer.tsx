@@ -24,6 +24,7 @@ import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
 import { useLiveLines } from './tail/useLiveLines.js';
 import { UsagePage } from './usage/UsagePage.js';
+import { ParsersPage } from './parsers/ParsersPage.js';
 import { ViewEditor } from './views-alerts/ViewEditor.js';
 import { ViewsSidebar } from './views-alerts/ViewsSidebar.js';
 import { useAlertLink } from './views-alerts/useAlertLink.js';
@@ -99,6 +100,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         {page === 'usage' && <UsagePage onClose={() => setPage(null)} />}
         {page === 'people' && <PeoplePage session={session} onClose={() => setPage(null)} />}
         {page === 'audit' && <AuditPage onClose={() => setPage(null)} />}
+        {page === 'parsers' && <ParsersPage session={session} onClose={() => setPage(null)} />}
         {editor && mayEdit(session) && (
           <ViewEditor
             view={editor === 'new' ? null : editor}

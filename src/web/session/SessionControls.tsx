@@ -4,7 +4,7 @@ import { mayAdminister, signedInAs } from './roles.js';
 import { useTheme } from './useTheme.js';
 
 /** The pages the top bar opens over the viewer. */
-export type SidePage = 'usage' | 'people' | 'audit';
+export type SidePage = 'usage' | 'people' | 'audit' | 'parsers';
 
 interface Props {
   session: Session;
@@ -29,6 +29,9 @@ export function SessionControls({ session, zone, onZone, onSignOut, onPage }: Pr
       </button>
       <button type="button" onClick={() => onPage('usage')} data-testid="usage">
         Usage
+      </button>
+      <button type="button" onClick={() => onPage('parsers')} data-testid="parsers">
+        Parsing
       </button>
       {mayAdminister(session) && (
         <>
