@@ -83,6 +83,19 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
   return { text: serialised, object: value };
 }
 
+/** How far back a line's own timestamp is believed when no timestamp came with the line. */
+const OWN_TIME_MAX_AGE_MS = 86_400_000;
+
+/**
+ * The time a format read in a line's text, when it is recent: an old one is more likely a sample
+ * or a copied file than the moment of sending, and stored under it the line would fall outside
+ * every recent search, or past its retention at once.
+ */
+function recentOwnTime(format: ParsedLine | null, receivedAt: number): number | undefined {
+  const ts = format?.ts;
+  return ts !== undefined && receivedAt - ts <= OWN_TIME_MAX_AGE_MS ? ts : undefined;
+}
+
 /**
  * Turns one client line into a stored row. Accepts the documented keys and the legacy agent's
  * short ones (`l`, `t`, `f`). Throws BadInputError for an element that is not a line at all, so the
@@ -117,7 +130,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   return {
     row: {
       account: context.account,
-      ts: lineTime(raw.timestamp ?? raw.t ?? format?.ts, context.receivedAt, context.driftMs),
+      ts: lineTime(raw.timestamp ?? raw.t ?? recentOwnTime(format, context.receivedAt), context.receivedAt, context.driftMs),
       id,
       batch_id: context.batchId,
       host,

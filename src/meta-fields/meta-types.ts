@@ -58,6 +58,9 @@ export interface MetaTypeOptions {
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** Field names of the common formats whose first type an organisation records (settleParsedTypes). */
+export const MAX_PARSED_FIELD_NAMES = 5000;
+
 /**
  * The per-organisation meta rules. Types (spec §2.1): the first type seen at a path wins, and a
  * line whose meta disagrees keeps its line but not its meta fields. Growth (compat reference
@@ -154,11 +157,17 @@ export class MetaTypeRegistry {
       this.parsedTypes.set(account, types);
     }
     let fresh: Map<string, string> | undefined;
+    // logfmt keys are the sender's to choose: past this many names a new one is not recorded (its
+    // values are kept as parsed), so a sender inventing keys cannot grow the table without end.
+    let room = MAX_PARSED_FIELD_NAMES - types.size;
     for (const fields of lines) {
       for (const name in fields) {
         const value = fields[name];
         const type = typeof value === 'number' ? 'number' : typeof value === 'string' ? 'string' : null;
-        if (type !== null && !types.has(name) && !fresh?.has(name)) (fresh ??= new Map()).set(name, type);
+        if (type !== null && room > 0 && !types.has(name) && !fresh?.has(name)) {
+          (fresh ??= new Map()).set(name, type);
+          room--;
+        }
       }
     }
     if (fresh) for (const [name, type] of await this.store.registerParsed(account, fresh)) types.set(name, type);

@@ -79,6 +79,21 @@ test('access log, error log, logfmt and syslog lines are searched by their field
   assert.equal(text._status, undefined);
 });
 
+test("a line's own time is used when recent, not when it is old (a sample or copied file), and never over a sent timestamp", async () => {
+  const from = Date.now() - 60_000;
+  const recent = Date.now() - 30_000;
+  await ingest('timed', [
+    { line: `127.0.0.1 - - [${clfTime(recent)}] "GET /recent HTTP/1.1" 200 1` },
+    { line: '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326' },
+    { line: `127.0.0.1 - - [${clfTime(recent)}] "GET /sent HTTP/1.1" 200 1`, timestamp: recent - 5_000 },
+  ]);
+  const records = await exported('host:timed', from);
+  const at = (path: string) => records.find((record) => record._path === path)?._ts;
+  assert.equal(at('/recent'), Math.floor(recent / 1000) * 1000);
+  assert.ok(at('/apache_pb.gif')! >= from, 'stored at its receive time, so found with the recent lines');
+  assert.equal(at('/sent'), recent - 5_000);
+});
+
 test('a parsed field keeps the type it was first seen with, as meta does', async () => {
   const from = Date.now() - 60_000;
   await ingest('typed', [{ line: 'level=info msg=first code=ABC' }]);
