@@ -56,3 +56,14 @@ test('lines that only look like access logs stay text', () => {
     '127.0.0.1 - - [26/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 12x',
   ]) assert.equal(parseAccessLog(line), null, line);
 });
+
+test('Apache 2.4.71 access log lines written on this machine: quotes escaped with a backslash, %D appended', () => {
+  const quoted = parseFormat('127.0.0.1 - - [26/Nov/2026:16:21:29 +0000] "GET /a%20b?x=\\"y\\" HTTP/1.1" 404 236 "-" "curl/7.88.1" 104', 'apache2');
+  assert.equal(quoted?.logtype, 'apache');
+  assert.equal(quoted?.fields?._path, '/a%20b?x="y"');
+  assert.equal(quoted?.fields?._status, 404);
+  assert.equal(quoted?.fields?.response_time, 0.000104);
+  const agent = parseFormat('127.0.0.1 - - [26/Nov/2026:16:21:29 +0000] "GET /missing HTTP/1.1" 404 236 "http://ref.example/" "Mozilla/5.0 \\"q\\""', 'apache2');
+  assert.equal(agent?.fields?.user_agent, 'Mozilla/5.0 "q"');
+  assert.equal(agent?.fields?.referrer, 'http://ref.example/');
+});

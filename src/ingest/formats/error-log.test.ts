@@ -34,3 +34,17 @@ test('Apache 2.4 and 2.2 error log lines (the formats documented at httpd.apache
   assert.equal(parseFormat('[Thu Nov 26 10:00:00 2026] [ssl:trace3] [pid 1] handshake', '')?.level, 'TRACE');
   assert.equal(parseApacheError('[Thu Nov 26 10:00:00 2026] [nothing] x'), null);
 });
+
+test('Apache 2.4.71 error log lines written on this machine: errno before the code, a referrer after the message', () => {
+  const errno = parseFormat('[Thu Nov 26 16:21:19.867869 2026] [mime:error] [pid 3588:tid 3588] (2)No such file or directory: AH01597: could not open mime types config file /etc/apache2/mime.types.', 'apache2');
+  assert.equal(errno?.level, 'ERROR');
+  assert.equal(errno?.fields?.error_code, 'AH01597');
+  const missing = parseFormat('[Thu Nov 26 16:21:29.449411 2026] [core:info] [pid 4007:tid 4015] [client 127.0.0.1:45256] AH00128: File does not exist: /tmp/parsing-apache/www/missing, referer: http://ref.example/', 'apache2');
+  assert.deepEqual(missing?.fields, {
+    module: 'core', pid: 4007, tid: 4015, client: '127.0.0.1:45256', error_code: 'AH00128', referrer: 'http://ref.example/',
+    message: 'AH00128: File does not exist: /tmp/parsing-apache/www/missing',
+  });
+  assert.equal(missing?.level, 'INFO');
+  assert.equal(parseFormat('[Thu Nov 26 16:21:28.265007 2026] [unixd:alert] [pid 4007:tid 4007] AH02155: getpwuid: x', '')?.level, 'ALERT');
+  assert.equal(parseFormat('[Thu Nov 26 16:21:28.269480 2026] [mpm_event:notice] [pid 4005:tid 4005] AH00489: Apache/2.4.71 (Debian) configured', '')?.level, 'NOTICE');
+});

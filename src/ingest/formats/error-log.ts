@@ -100,9 +100,16 @@ export function parseApacheError(text: string): ParsedLine | null {
   }
   if (text[index] === ' ') index++;
   const firstLineEnd = text.indexOf('\n', index);
-  const message = text.slice(index, firstLineEnd < 0 ? text.length : firstLineEnd);
-  // AH00126: Apache's message code.
-  if (message.startsWith('AH') && digitsAt(message, 2, 5) && message[7] === ':') setField(fields, 'error_code', message.slice(0, 7));
+  let message = text.slice(index, firstLineEnd < 0 ? text.length : firstLineEnd);
+  // AH00126: Apache's message code, first or after an errno such as "(2)No such file or directory: ".
+  const code = message.indexOf('AH');
+  if (code >= 0 && code < 80 && digitsAt(message, code + 2, 5) && message[code + 7] === ':') setField(fields, 'error_code', message.slice(code, code + 7));
+  // Apache appends the request's referrer: ", referer: http://...".
+  const referrer = message.lastIndexOf(', referer: ');
+  if (referrer > 0) {
+    setField(fields, 'referrer', message.slice(referrer + 11));
+    message = message.slice(0, referrer);
+  }
   fields.message = message;
   return { logtype: 'apache', fields, level };
 }
