@@ -67,3 +67,11 @@ test('Apache 2.4.71 access log lines written on this machine: quotes escaped wit
   assert.equal(agent?.fields?.user_agent, 'Mozilla/5.0 "q"');
   assert.equal(agent?.fields?.referrer, 'http://ref.example/');
 });
+
+test("Apache's vhost_combined (Debian's other_vhosts_access.log): the virtual host first", () => {
+  const parsed = parseFormat('www.example.com:443 10.0.0.5 - - [26/Nov/2026:16:21:29 +0000] "GET /shop HTTP/2.0" 502 0 "-" "curl/8.0"', 'apache2');
+  assert.equal(parsed?.fields?.vhost, 'www.example.com:443');
+  assert.equal(parsed?.fields?.remote_addr, '10.0.0.5');
+  assert.equal(parsed?.fields?._status, 502);
+  assert.equal(parseFormat('web:80 is not a log line', ''), null);
+});

@@ -36,8 +36,27 @@ const unescapeQuoted = (value: string) => (value.includes('\\') ? value.replace(
  * at its fixed place; the first one out of place ends the attempt.
  */
 export function parseAccessLog(text: string): ParsedLine | null {
-  const addressEnd = text.indexOf(' ');
-  if (addressEnd < 1 || addressEnd > MAX_TOKEN) return null;
+  return parseFrom(text, 0) ?? vhostCombined(text);
+}
+
+/**
+ * Apache's `vhost_combined` (Debian's other_vhosts_access.log): `www.example.com:443 ` before a
+ * combined line; the virtual host becomes `vhost`.
+ */
+function vhostCombined(text: string): ParsedLine | null {
+  const space = text.indexOf(' ');
+  if (space < 3 || space > MAX_TOKEN) return null;
+  let colon = space - 1;
+  while (colon > 0 && isDigit(text.charCodeAt(colon))) colon--;
+  if (text[colon] !== ':' || colon === space - 1) return null;
+  const parsed = parseFrom(text, space + 1);
+  if (parsed?.fields) parsed.fields = { vhost: text.slice(0, space), ...parsed.fields };
+  return parsed;
+}
+
+function parseFrom(text: string, start: number): ParsedLine | null {
+  const addressEnd = text.indexOf(' ', start);
+  if (addressEnd <= start || addressEnd - start > MAX_TOKEN) return null;
   const identEnd = text.indexOf(' ', addressEnd + 1);
   if (identEnd < 0 || identEnd - addressEnd > MAX_TOKEN) return null;
   const userEnd = text.indexOf(' ', identEnd + 1);
@@ -57,7 +76,7 @@ export function parseAccessLog(text: string): ParsedLine | null {
   if (bytesEnd === index || (bytesEnd < text.length && text[bytesEnd] !== ' ' && text[bytesEnd] !== '\n')) return null;
 
   const fields: Record<string, unknown> = {};
-  setField(fields, 'remote_addr', text.slice(0, addressEnd));
+  setField(fields, 'remote_addr', text.slice(start, addressEnd));
   const user = text.slice(identEnd + 1, userEnd);
   if (user !== '-') setField(fields, 'remote_user', user);
   const firstSpace = request.indexOf(' ');
