@@ -28,6 +28,7 @@ import { startMetrics } from './metrics/start.js';
 import type { Outbox } from './notify/outbox.js';
 import { deliveryAbilities } from './notify/send.js';
 import { startNotify } from './notify/start.js';
+import { startParsers } from './parsers/start.js';
 import { startPeople } from './people/start.js';
 import { startRepository } from './repository/start.js';
 import { startRetentionPolicy, startRetentionSchedule } from './retention/start.js';
@@ -95,7 +96,18 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
     const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));
-    const ingest = await started.add(startIngest({ settings, write: measureFlushes(metrics, (payload) => store.insert(payload)), metaTypes, nodeSlot, keptFrom, gate: controls.gate }));
+    const parsers = await started.add(startParsers({ db, auth, store, log, now: options.now }));
+    const ingest = await started.add(
+      startIngest({
+        settings,
+        write: measureFlushes(metrics, (payload) => store.insert(payload)),
+        metaTypes,
+        nodeSlot,
+        keptFrom,
+        gate: controls.gate,
+        parsers: (account) => parsers.rules.forAccount(account),
+      }),
+    );
     ingest.afterStore.subscribe({ name: 'metrics', stored: (_account, batch) => countStored(metrics, batch) });
     await started.add(startMezmoIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));
     await started.add(startElasticIngest({ accounts, intake: ingest.intake, admission: ingest.admission }));

@@ -182,6 +182,22 @@ test('what one node configures works at another within a second', async () => {
   assert.deepEqual(jsonLines(theirs.text).map((line) => line._line), ['second org', 'second org', 'second org'], 'and sees only its own lines');
 });
 
+test('a parsing rule saved at one node parses lines at every node within a second, and its deletion too', async () => {
+  const [a, b, c] = nodes;
+  const saved = await call(a, 'POST', '/v1/config/parsers', { name: 'made at A', apps: ['multiparse'], pattern: 'took (?P<took_ms>\\d+)ms', types: { took_ms: 'number' } });
+  assert.equal(saved.status, 200, saved.text);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  for (const node of [b, c]) assert.equal((await ingest(node, [{ line: `request at ${node.url} took 1500ms`, app: 'multiparse' }])).status, 200);
+  const parsed = jsonLines((await call(a, 'GET', `/v1/export?from=0&to=${Date.now() + 1000}&query=${encodeURIComponent('took_ms:>1000')}`)).text);
+  assert.deepEqual(parsed.map((line) => line._logtype), ['made at A', 'made at A']);
+
+  assert.equal((await call(b, 'DELETE', `/v1/config/parsers/${saved.json.id}`)).status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assert.equal((await ingest(c, [{ line: 'request after took 2500ms', app: 'multiparse' }])).status, 200);
+  const after = jsonLines((await call(a, 'GET', `/v1/export?from=0&to=${Date.now() + 1000}&query=${encodeURIComponent('"request after"')}`)).text);
+  assert.equal(after[0]?._logtype, 'text', 'deleted at B, no longer applied at C');
+});
+
 test('line ids are unique across nodes', async () => {
   const sends = nodes.flatMap((node, n) =>
     Array.from({ length: 5 }, (_, round) => ingest(node, Array.from({ length: 200 }, (_, i) => ({ line: `idword ${n}.${round}.${i}` })))),

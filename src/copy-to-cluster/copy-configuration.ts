@@ -25,6 +25,8 @@ export const COPIED_TABLES = [
   'accounts',
   'api_keys',
   'meta_field_types',
+  'parsed_field_types',
+  'parsers',
   'categories',
   'presets',
   'views',

@@ -63,6 +63,7 @@ interface Target {
   groupId: string;
   groupName: string;
   exclusionId: string;
+  parserId: string;
 }
 let b: Target;
 let ghost: Target;
@@ -132,6 +133,9 @@ before(async () => {
   const exclusion = await asB('POST', '/v1/config/ingestion/exclusions', { title: `exclusion ${MARKER}`, apps: [`app${MARKER}`], query: MARKER });
   const indexRate = await asB('PUT', '/v1/config/index-rate', { max_lines: 777_777, threshold_alert: 'separate', frequency: 'daily', enabled: true, channels: { email: [`rate${MARKER}@example.com`] } });
   for (const reply of [category, preset, view, key, group, member, retention, exclusion, indexRate]) assert.equal(reply.status, 200, reply.text);
+  // B's parsing rule would claim the checkout lines of anyone it reached.
+  const parser = await asB('POST', '/v1/config/parsers', { name: `parser ${MARKER}`, pattern: '^checkout (?P<bfield>\\w+)', types: { bfield: 'string' } });
+  for (const reply of [category, preset, view, key, group, member, retention, parser]) assert.equal(reply.status, 200, reply.text);
   adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
   readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
@@ -178,6 +182,7 @@ before(async () => {
     groupId: group.json.id,
     groupName,
     exclusionId: exclusion.json.id,
+    parserId: parser.json.id,
   };
   const ghostCursor = Buffer.from(JSON.parse(Buffer.from(b.cursor, 'base64url').toString()).p.replace(/./g, 'x'));
   ghost = {
@@ -200,6 +205,7 @@ before(async () => {
     groupId: hex().slice(0, 10),
     groupName: `bgroup${hex()}`,
     exclusionId: hex().slice(0, 10),
+    parserId: randomUUID(),
   };
 
   // B's alert fired on its lines: B has deliveries to its marked address.
@@ -586,6 +592,34 @@ const PROBES: Probe[] = [
   { route: 'DELETE /v1/config/presetalert/:presetid', does: "deletes B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}` }), allowed: refused },
 
   // Categories.
+  // Parsing rules.
+  { route: 'GET /v1/config/parsers', does: "lists parsing rules naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/parsers?account=${t.account}` }), allowed: [200], check: (got) => assert.deepEqual(got.json, []) },
+  { route: 'GET /v1/config/parsers/:id', does: "reads B's parsing rule", auth: 'service', request: (t) => ({ path: `/v1/config/parsers/${t.parserId}` }), allowed: refused },
+  {
+    route: 'PUT /v1/config/parsers/:id',
+    does: "rewrites B's parsing rule",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/parsers/${t.parserId}`, body: { name: INTRUDER, pattern: '(?P<x>.)' } }),
+    allowed: refused,
+  },
+  { route: 'DELETE /v1/config/parsers/:id', does: "deletes B's parsing rule", auth: 'service', request: (t) => ({ path: `/v1/config/parsers/${t.parserId}` }), allowed: refused },
+  {
+    route: 'POST /v1/config/parsers',
+    does: "makes a parsing rule for B's app, naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/parsers?account=${t.account}`, body: { name: `${INTRUDER}${hex()}`, apps: [t.app], pattern: '^checkout (?P<x>\\w+)', account: t.account } }),
+    allowed: [200],
+    createsOwn: true,
+    undo: (got) => call('DELETE', `/v1/config/parsers/${got.json.id}`, { servicekey: A.serviceKey }),
+  },
+  {
+    route: 'POST /v1/config/parsers/test',
+    does: "tries a pattern on the last lines of B's app",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/parsers/test?account=${t.account}`, body: { apps: [t.app], hosts: [t.host], pattern: '(?P<x>.+)', account: t.account } }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json, { lines: [] }),
+  },
   { route: 'GET /v1/config/categories/:type', does: 'lists categories', auth: 'service', request: (t) => ({ path: `/v1/config/categories/views?account=${t.account}` }), allowed: [200] },
   { route: 'GET /v1/config/categories/:type/:id', does: "reads B's category", auth: 'service', request: (t) => ({ path: `/v1/config/categories/views/${t.categoryId}` }), allowed: refused },
   // Names are per organisation: B's name is free for A (a 409 would tell A that B uses it).
@@ -766,19 +800,29 @@ describe('tenancy matrix: A aims every route at B', () => {
 });
 
 describe("B's data after the matrix", () => {
+  test("B's parsing rule parses B's lines and never A's", async () => {
+    const own = jsonLines((await call('GET', `/v1/export?${WINDOW}`, { servicekey: A.serviceKey })).text);
+    assert.ok(own.some((line) => line._line === A_LINE));
+    for (const line of own) assert.ok(line.bfield === undefined && line._logtype !== `parser ${MARKER}`, `B's rule parsed A's line ${line._line}`);
+    const theirs = jsonLines((await asB('GET', `/v1/export?${WINDOW}`)).text);
+    assert.ok(theirs.some((line) => line.bfield === b.word && line._logtype === `parser ${MARKER}`), "B's rule works on B's lines");
+  });
+
   test("B's view, preset, category and keys are intact and hold nothing of A's", async () => {
     const reads = {
       view: await asB('GET', `/v1/config/view/${b.viewid}`),
       preset: await asB('GET', `/v1/config/presetalert/${b.presetid}`),
       category: await asB('GET', `/v1/config/categories/views/${b.categoryId}`),
       key: await asB('GET', `/v1/config/keys/${b.keyId}`),
+      parser: await asB('GET', `/v1/config/parsers/${b.parserId}`),
     };
     for (const [what, reply] of Object.entries(reads)) assert.equal(reply.status, 200, `B's ${what} is still there`);
     assert.equal(reads.view.json.name, `view ${MARKER}`);
     assert.equal(reads.preset.json.name, `preset ${MARKER}`);
     assert.equal(reads.category.json.name, b.categoryName);
     assert.equal(reads.key.json.name, `key ${MARKER}`);
-    for (const listing of ['/v1/config/view', '/v1/config/presetalert', '/v1/config/categories/views', '/v1/config/categories/boards', '/v1/config/keys', `/v1/export?${WINDOW}`, '/v1/alerts/deliveries']) {
+    assert.equal(reads.parser.json.name, `parser ${MARKER}`);
+    for (const listing of ['/v1/config/view', '/v1/config/presetalert', '/v1/config/categories/views', '/v1/config/categories/boards', '/v1/config/keys', '/v1/config/parsers', `/v1/export?${WINDOW}`, '/v1/alerts/deliveries']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);
       assert.ok(!reply.text.includes(INTRUDER), `A's writes reached B's ${listing}`);

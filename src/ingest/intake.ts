@@ -8,6 +8,8 @@ import { LIMITS } from '../wire/limits.js';
 import type { AfterStore } from './after-store.js';
 import type { GroupCommitBatcher } from './batcher.js';
 import type { LineIds } from './line-ids.js';
+import { applyParsers } from '../parsers/apply.js';
+import type { CompiledParser } from '../parsers/parser-rules.js';
 import { type BatchContext, type PendingLine, type SourceParams, normaliseLine } from './normalise.js';
 
 /** The ways in, as the per-protocol metrics label them. */
@@ -62,6 +64,8 @@ export interface IntakeDeps {
   keptFrom: (account: string) => number;
   /** Suspension and exclusion rules; absent, everything is let in. */
   gate?: IntakeGate;
+  /** Each organisation's custom parsing rules (src/parsers), as this node has them now. */
+  parsers?: (account: string) => readonly CompiledParser[];
 }
 
 /**
@@ -111,6 +115,8 @@ export class Intake {
     const { lineIds } = this.deps;
     const firstId = lineIds.reserve(rawLines.length);
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, lineIds.format(firstId + index)));
+    const parsers = this.deps.parsers?.(account);
+    if (parsers?.length) for (const line of pending) applyParsers(line, parsers);
     const unindexedMeta: Record<string, number> = {};
     let bytes = 0;
     const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + repeated);
@@ -135,6 +141,7 @@ export class Intake {
       }
     }
     const verdicts = await this.deps.metaTypes.admitAll(account, kept.map(({ metaObject }) => metaObject));
+    await this.settleFormatFields(account, kept);
     for (let index = 0; index < kept.length; index++) {
       const { row } = kept[index];
       const verdict = verdicts[index];
@@ -157,6 +164,15 @@ export class Intake {
       payload: encoded.bytesWritten(),
       overDailyCap: overDailyCap > 0 ? { lines: overDailyCap, limit: (await this.deps.metaTypes.day(account)).limit } : undefined,
     };
+  }
+
+  /** Format-parsed fields (ingest/formats) under the organisation's first-type-wins rule; most requests have none. */
+  private async settleFormatFields(account: string, lines: PendingLine[]): Promise<void> {
+    let parsed: PendingLine[] | undefined;
+    for (const line of lines) if (line.formatFields) (parsed ??= []).push(line);
+    if (!parsed) return;
+    if (!(await this.deps.metaTypes.settleParsedTypes(account, parsed.map((line) => line.formatFields!)))) return;
+    for (const line of parsed) line.row.fields = JSON.stringify(line.formatFields);
   }
 
   /**

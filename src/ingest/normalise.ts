@@ -3,6 +3,7 @@ import { nestedDeeperThan } from '../lib/json-depth.js';
 import type { StoredLine } from '../store/types.js';
 import { BadInputError } from './errors.js';
 import { readExtraFields } from './extra-fields.js';
+import { type ParsedLine, parseFormat } from './formats/index.js';
 import { parseJsonLine } from './json-line.js';
 import { lineLevel } from './level.js';
 import { LIMITS } from '../wire/limits.js';
@@ -33,6 +34,8 @@ export interface BatchContext {
 export interface PendingLine {
   row: StoredLine;
   metaObject: Record<string, unknown> | null;
+  /** The fields a common format parsed (row.fields as an object), whose types the intake settles. */
+  formatFields: Record<string, unknown> | null;
 }
 
 /**
@@ -80,6 +83,19 @@ function readMeta(raw: unknown): { text: string; object: Record<string, unknown>
   return { text: serialised, object: value };
 }
 
+/** How far back a line's own timestamp is believed when no timestamp came with the line. */
+const OWN_TIME_MAX_AGE_MS = 86_400_000;
+
+/**
+ * The time a format read in a line's text, when it is recent: an old one is more likely a sample
+ * or a copied file than the moment of sending, and stored under it the line would fall outside
+ * every recent search, or past its retention at once.
+ */
+function recentOwnTime(format: ParsedLine | null, receivedAt: number): number | undefined {
+  const ts = format?.ts;
+  return ts !== undefined && receivedAt - ts <= OWN_TIME_MAX_AGE_MS ? ts : undefined;
+}
+
 /**
  * Turns one client line into a stored row. Accepts the documented keys and the legacy agent's
  * short ones (`l`, `t`, `f`). Throws BadInputError for an element that is not a line at all, so the
@@ -93,20 +109,28 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   const line = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
 
   const parsedFields = parseJsonLine(line);
-  const lineFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
+  const jsonFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
+  const file = label(raw.file ?? raw.f, LIMITS.file);
+  const givenApp = label(raw.app, LIMITS.app);
+  // Not JSON: one of the common formats (formats/index.ts), or text as before.
+  const format: ParsedLine | null = jsonFields ? null : parseFormat(line, givenApp || file);
+  const lineFields = jsonFields ?? format?.fields ?? null;
   const given = (raw as { [PROTOCOL_FIELDS]?: Record<string, string> })[PROTOCOL_FIELDS];
   const fields = given ? { ...lineFields, ...given } : lineFields;
-  const file = label(raw.file ?? raw.f, LIMITS.file);
-  const app = label(raw.app, LIMITS.app) || clip(path.basename(file), LIMITS.app);
+  // A syslog header names the program and host that wrote the line, not the relay that sent it.
+  const app = format?.app || givenApp || clip(path.basename(file), LIMITS.app);
   const jsonLevel = fields && typeof fields.level === 'string' ? fields.level : '';
-  const level = lineLevel(jsonLevel || raw.level, line);
-  const host = label(raw.host ?? raw.hostname, LIMITS.hostname) || context.source.hostname;
+  // A format's own level (a syslog severity, an error log's level) outranks the client's default;
+  // a level merely read from a text prefix does not.
+  const formatLevel = format?.logtype ? format.level : undefined;
+  const level = lineLevel(jsonLevel || formatLevel || raw.level || format?.level, line);
+  const host = format?.host || label(raw.host ?? raw.hostname, LIMITS.hostname) || context.source.hostname;
   const meta = readMeta(raw.meta);
 
   return {
     row: {
       account: context.account,
-      ts: lineTime(raw.timestamp ?? raw.t, context.receivedAt, context.driftMs),
+      ts: lineTime(raw.timestamp ?? raw.t ?? recentOwnTime(format, context.receivedAt), context.receivedAt, context.driftMs),
       id,
       batch_id: context.batchId,
       host,
@@ -118,7 +142,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
       mac: context.source.mac,
       tags: context.source.tags,
       line,
-      logtype: lineFields ? 'json' : 'text',
+      logtype: jsonFields ? 'json' : (format?.logtype ?? 'text'),
       fields: fields ? JSON.stringify(fields) : '',
       meta: meta.text,
       meta_indexed: false,
@@ -127,5 +151,6 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
       size: Buffer.byteLength(line),
     },
     metaObject: meta.object,
+    formatFields: format?.fields ? fields : null,
   };
 }

@@ -7,6 +7,7 @@ import { AfterStore } from './after-store.js';
 import { GroupCommitBatcher } from './batcher.js';
 import { Intake, type IntakeGate } from './intake.js';
 import { LineIds } from './line-ids.js';
+import type { CompiledParser } from '../parsers/parser-rules.js';
 
 /**
  * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
@@ -25,6 +26,8 @@ export interface IngestDeps {
   keptFrom: (account: string) => number;
   /** Suspension and exclusion rules (src/ingestion-controls). */
   gate?: IntakeGate;
+  /** Each organisation's custom parsing rules (src/parsers). */
+  parsers?: (account: string) => readonly CompiledParser[];
 }
 
 export interface IngestSubsystem extends Subsystem {
@@ -61,6 +64,7 @@ export function startIngest(deps: IngestDeps): IngestSubsystem {
     driftToleranceMs: settings.driftToleranceMs,
     keptFrom: deps.keptFrom,
     gate: deps.gate,
+    parsers: deps.parsers,
   });
   return {
     intake,

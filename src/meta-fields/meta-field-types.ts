@@ -62,4 +62,30 @@ export class MetaFieldTypes {
       return held;
     });
   }
+
+  /** The first types of the organisation's format-parsed fields, by name. */
+  async parsedTypes(account: string): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('parsed_field_types').select(['name', 'type']).where('account', '=', account).execute();
+    return new Map(rows.map((row) => [row.name, row.type]));
+  }
+
+  /** As register, for format-parsed fields: the first type recorded for a name holds on every node. */
+  async registerParsed(account: string, fields: Map<string, string>): Promise<Map<string, string>> {
+    if (fields.size === 0) return new Map();
+    const names = [...fields.keys()].sort();
+    return this.db.transaction().execute(async (trx) => {
+      const held = new Map<string, string>();
+      for (let i = 0; i < names.length; i += 500) {
+        const slice = names.slice(i, i + 500);
+        await trx
+          .insertInto('parsed_field_types')
+          .values(slice.map((name) => ({ account, name, type: fields.get(name)! })))
+          .onConflict((conflict) => conflict.columns(['account', 'name']).doNothing())
+          .execute();
+        const rows = await trx.selectFrom('parsed_field_types').select(['name', 'type']).where('account', '=', account).where('name', 'in', slice).execute();
+        for (const row of rows) held.set(row.name, row.type);
+      }
+      return held;
+    });
+  }
 }

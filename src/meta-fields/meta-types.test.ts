@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { MetaFieldTypes } from './meta-field-types.js';
 import { openTestConfig, testConfigDialect } from '../testing/config-database.js';
-import { type MetaTypeOptions, MetaTypeRegistry, type MetaVerdict } from './meta-types.js';
+import { MAX_PARSED_FIELD_NAMES, type MetaTypeOptions, MetaTypeRegistry, type MetaVerdict } from './meta-types.js';
 
 /** A registry on a fresh configuration database of this run's dialect; `another` is a second node on the same one. */
 async function registries(options: MetaTypeOptions) {
@@ -132,6 +132,29 @@ test('meta is typed three levels deep, nulls name no field, and a line that conf
       fields.map((field) => [field.path, field.type]).sort(),
       [['a.b.c', 'object'], ['flag', 'boolean'], ['list', 'array']],
     );
+  } finally {
+    await setup.close();
+  }
+});
+
+test('format-parsed fields: the first type of a name wins across nodes; numbers of a text field become text; new names stop at the cap', async () => {
+  const setup = await registries({ maxNewFieldsPerDay: 2 });
+  try {
+    const first = [{ code: 'ABC', count: 3 }];
+    assert.equal(await setup.registry.settleParsedTypes('org', first), false);
+    const elsewhere = await setup.another();
+    const later = [{ code: 404, count: 4, fresh: 1.5 }];
+    assert.equal(await elsewhere.settleParsedTypes('org', later), true, "another node reads the first node's types");
+    assert.deepEqual(later, [{ code: '404', count: 4, fresh: 1.5 }]);
+    const otherOrg = [{ code: 404 }];
+    assert.equal(await setup.registry.settleParsedTypes('other', otherOrg), false, 'each organisation has its own');
+    assert.deepEqual(otherOrg, [{ code: 404 }]);
+    // Past the cap, new names are left unrecorded and kept as parsed; recorded ones still hold.
+    const many = Object.fromEntries(Array.from({ length: MAX_PARSED_FIELD_NAMES + 10 }, (_, i) => [`k${i}`, 'text']));
+    await setup.registry.settleParsedTypes('org', [many]);
+    const overflow = [{ k5: 7, [`k${MAX_PARSED_FIELD_NAMES + 5}`]: 7, code: 1 }];
+    await setup.registry.settleParsedTypes('org', overflow);
+    assert.deepEqual(overflow, [{ k5: '7', [`k${MAX_PARSED_FIELD_NAMES + 5}`]: 7, code: '1' }]);
   } finally {
     await setup.close();
   }

@@ -58,6 +58,9 @@ export interface MetaTypeOptions {
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** Field names of the common formats whose first type an organisation records (settleParsedTypes). */
+export const MAX_PARSED_FIELD_NAMES = 5000;
+
 /**
  * The per-organisation meta rules. Types (spec §2.1): the first type seen at a path wins, and a
  * line whose meta disagrees keeps its line but not its meta fields. Growth (compat reference
@@ -71,6 +74,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class MetaTypeRegistry {
   private readonly cache = new Map<string, Map<string, MetaType>>();
   private readonly days = new Map<string, { day: string; added: number }>();
+  private readonly parsedTypes = new Map<string, Map<string, string>>();
   private readonly now: () => number;
 
   constructor(
@@ -136,6 +140,47 @@ export class MetaTypeRegistry {
       const lostAny = [...proposed].some(([path, type]) => held.get(path) !== type);
       if (!lostAny || round > 0) return verdicts;
     }
+  }
+
+  /**
+   * The same first-type-wins rule for the fields the common formats parse from a line's text
+   * (src/ingest/formats): a field first seen as text keeps later numbers as text, so one field
+   * never holds both. A field first seen as a number cannot make text a number and keeps it as
+   * text. Changes the objects in place; returns whether any value changed. Names a format
+   * parses are few and fixed, so they are not counted against the daily cap on new meta fields.
+   */
+  async settleParsedTypes(account: string, lines: Array<Record<string, unknown>>): Promise<boolean> {
+    let types = this.parsedTypes.get(account);
+    if (!types) {
+      const loaded = await this.store.parsedTypes(account);
+      types = this.parsedTypes.get(account) ?? loaded;
+      this.parsedTypes.set(account, types);
+    }
+    let fresh: Map<string, string> | undefined;
+    // logfmt keys are the sender's to choose: past this many names a new one is not recorded (its
+    // values are kept as parsed), so a sender inventing keys cannot grow the table without end.
+    let room = MAX_PARSED_FIELD_NAMES - types.size;
+    for (const fields of lines) {
+      for (const name in fields) {
+        const value = fields[name];
+        const type = typeof value === 'number' ? 'number' : typeof value === 'string' ? 'string' : null;
+        if (type !== null && room > 0 && !types.has(name) && !fresh?.has(name)) {
+          (fresh ??= new Map()).set(name, type);
+          room--;
+        }
+      }
+    }
+    if (fresh) for (const [name, type] of await this.store.registerParsed(account, fresh)) types.set(name, type);
+    let changed = false;
+    for (const fields of lines) {
+      for (const name in fields) {
+        if (typeof fields[name] === 'number' && types.get(name) === 'string') {
+          fields[name] = String(fields[name]);
+          changed = true;
+        }
+      }
+    }
+    return changed;
   }
 
   /** Today's count of new fields against the limit. */

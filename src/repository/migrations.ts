@@ -281,11 +281,38 @@ const ingestionControls: Step = ({ ms }) => [
    )`,
 ];
 
+/**
+ * Step 6: parsing at ingest (issue 28): the first type each organisation's format-parsed fields were seen
+ * with (numbers stay numbers only while a field's first value was one), and its custom parsing rules.
+ */
+const parsers: Step = ({ ms }) => [
+  `CREATE TABLE IF NOT EXISTS parsed_field_types (
+     account TEXT NOT NULL,
+     name    TEXT NOT NULL,
+     type    TEXT NOT NULL,
+     PRIMARY KEY (account, name)
+   )`,
+  `CREATE TABLE IF NOT EXISTS parsers (
+     id         TEXT PRIMARY KEY,
+     account    TEXT NOT NULL REFERENCES accounts(account),
+     name       TEXT NOT NULL,
+     apps       TEXT NOT NULL,
+     hosts      TEXT NOT NULL,
+     query      TEXT NOT NULL,
+     pattern    TEXT NOT NULL,
+     types      TEXT NOT NULL,
+     created_at ${ms} NOT NULL,
+     updated_at ${ms} NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS parsers_by_account ON parsers(account)`,
+];
+
 const steps: Record<string, Step> = {
   '0001_schema': schema,
   '0002_shared_by_nodes': sharedByNodes,
   '0003_people': people,
   '0005_ingestion_controls': ingestionControls,
+  '0006_parsers': parsers,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

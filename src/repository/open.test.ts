@@ -26,12 +26,12 @@ test('a step cut short on SQLite (its column added, the step not recorded) is fi
   try {
     const first = await openConfigDatabase({ dataDir });
     // The last step, cut short after its column additions: one of its tables is missing, the step unrecorded.
-    await sql`DELETE FROM kysely_migration WHERE name = '0005_ingestion_controls'`.execute(first.database.db);
-    await sql`DROP TABLE index_rate_alerts`.execute(first.database.db);
+    await sql`DELETE FROM kysely_migration WHERE name = '0006_parsers'`.execute(first.database.db);
+    await sql`DROP TABLE parsed_field_types`.execute(first.database.db);
     await first.database.close();
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0005_ingestion_controls']);
-    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM index_rate_alerts`.execute(again.database.db)).rows[0].n, 0);
+    assert.deepEqual(again.applied, ['0006_parsers']);
+    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM parsed_field_types`.execute(again.database.db)).rows[0].n, 0);
     await again.database.close();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

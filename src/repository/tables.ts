@@ -32,6 +32,25 @@ export interface ConfigTables {
     type: string;
     first_day: string;
   };
+  /** The first type ('number' or 'string') of each field the common formats parse (src/ingest/formats). */
+  parsed_field_types: {
+    account: string;
+    name: string;
+    type: string;
+  };
+  /** Custom parsing rules (src/parsers); apps and hosts are JSON arrays, types a JSON object. */
+  parsers: {
+    id: string;
+    account: string;
+    name: string;
+    apps: string;
+    hosts: string;
+    query: string;
+    pattern: string;
+    types: string;
+    created_at: number;
+    updated_at: number;
+  };
   categories: {
     id: string;
     account: string;

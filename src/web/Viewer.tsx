@@ -26,6 +26,7 @@ import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
 import { useLiveLines } from './tail/useLiveLines.js';
 import { UsagePage } from './usage/UsagePage.js';
+import { ParsersPage } from './parsers/ParsersPage.js';
 import { ViewEditor } from './views-alerts/ViewEditor.js';
 import { ViewsSidebar } from './views-alerts/ViewsSidebar.js';
 import { useAlertLink } from './views-alerts/useAlertLink.js';
@@ -103,6 +104,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         {page === 'people' && <PeoplePage session={session} onClose={() => setPage(null)} />}
         {page === 'audit' && <AuditPage onClose={() => setPage(null)} />}
         {page === 'exclusions' && <ExclusionsPage onClose={() => setPage(null)} />}
+        {page === 'parsers' && <ParsersPage session={session} onClose={() => setPage(null)} />}
         {editor && mayEdit(session) && (
           <ViewEditor
             view={editor === 'new' ? null : editor}

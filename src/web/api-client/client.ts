@@ -87,6 +87,25 @@ export interface PasswordLink {
 }
 
 
+/** A custom parsing rule (/v1/config/parsers); `types` maps a capture to string, number or boolean. */
+export interface ParserRule {
+  id: string;
+  name: string;
+  apps: string[];
+  hosts: string[];
+  query: string;
+  pattern: string;
+  types: Record<string, 'string' | 'number' | 'boolean'>;
+  created: number;
+  updated: number;
+}
+export type ParserBody = Pick<ParserRule, 'name' | 'apps' | 'hosts' | 'query' | 'pattern' | 'types'>;
+
+/** POST /v1/config/parsers/test: each line and the fields the pattern would give it (null when it does not match). */
+export interface ParserTestResult {
+  lines: Array<{ line: string; matched: boolean; fields: Record<string, unknown> | null; level?: string }>;
+}
+
 export interface AuditFilter {
   actor?: string;
   resource?: string;
@@ -271,6 +290,13 @@ export const api = {
   /** Lines kept from the store by exclusion rules, over the last day by default. */
   excludedUsage: endpoint(() => get<ExcludedUsage>('/v1/usage/excluded')),
   ingestionStatus: endpoint(() => get<{ is_ingesting: boolean }>('/v1/config/ingestion/status')),
+  parsers: endpoint(() => get<ParserRule[]>('/v1/config/parsers')),
+  saveParser: endpoint((id: string | undefined, body: ParserBody): ApiRequest<ParserRule> =>
+    id ? { method: 'PUT', path: `/v1/config/parsers/${encodeURIComponent(id)}`, body } : post<ParserRule>('/v1/config/parsers', body),
+  ),
+  deleteParser: endpoint((id: string) => remove(`/v1/config/parsers/${encodeURIComponent(id)}`)),
+  /** Without `lines`, the server tries the organisation's last lines that the apps, hosts and query take. */
+  testParser: endpoint((body: Omit<ParserBody, 'name'> & { lines?: string[] }) => post<ParserTestResult>('/v1/config/parsers/test', body)),
 };
 
 /** An ingestion exclusion rule, as /v1/config/ingestion/exclusions answers it (Mezmo's shape). */

@@ -4,7 +4,7 @@ import { mayAdminister, signedInAs } from './roles.js';
 import { useTheme } from './useTheme.js';
 
 /** The pages the top bar opens over the viewer. */
-export type SidePage = 'usage' | 'people' | 'audit' | 'exclusions';
+export type SidePage = 'usage' | 'people' | 'audit' | 'exclusions' | 'parsers';
 
 interface Props {
   session: Session;
@@ -32,6 +32,9 @@ export function SessionControls({ session, zone, onZone, onSignOut, onPage }: Pr
       </button>
       <button type="button" onClick={() => onPage('exclusions')} data-testid="exclusions">
         Exclusions
+      </button>
+      <button type="button" onClick={() => onPage('parsers')} data-testid="parsers">
+        Parsing
       </button>
       {mayAdminister(session) && (
         <>

@@ -1,0 +1,107 @@
+/**
+ * Lines in the common formats, sent through the Mezmo ingest API, are searched by their parsed
+ * fields (the same SQL the viewer and export run) and exported with those fields at the top
+ * level and `_logtype` set; a syslog header sets the line's host and app; text stays text.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type TestServer, jsonLines, request, startTestServer } from '../../testing/harness.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.close());
+
+/** A CLF time (`26/Nov/2026:10:00:00 +0000`) for a moment. */
+function clfTime(ms: number): string {
+  const [, month, day, year, time] = /^\w+ (\w+) (\d+) (\d+) ([\d:]+)/.exec(new Date(ms).toUTCString().replace(/^(\w+), (\d+) (\w+)/, '$1 $3 $2'))!;
+  return `${day.padStart(2, '0')}/${month}/${year}:${time} +0000`;
+}
+
+async function ingest(hostname: string, lines: Array<Record<string, unknown>>) {
+  const reply = await request(`${server.url}/logs/ingest?hostname=${hostname}`, {
+    method: 'POST',
+    headers: { apikey: server.org.ingestionKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ lines }),
+  });
+  assert.equal(reply.status, 200, reply.text);
+}
+
+async function exported(query: string, from: number): Promise<Array<Record<string, any>>> {
+  const reply = await request(`${server.url}/v1/export?from=${from}&to=${Date.now() + 60_000}&query=${encodeURIComponent(query)}`, { headers: { servicekey: server.org.serviceKey } });
+  assert.equal(reply.status, 200, reply.text);
+  return jsonLines(reply.text);
+}
+
+test('access log, error log, logfmt and syslog lines are searched by their fields and exported with them', async () => {
+  const from = Date.now() - 60_000;
+  const at = clfTime(Date.now() - 5_000);
+  const iso = new Date(Date.now() - 4_000).toISOString();
+  await ingest('relay', [
+    { line: `127.0.0.1 - - [${at}] "GET /ok HTTP/1.1" 200 3 "-" "curl/7.88.1" 0.004`, app: 'nginx' },
+    { line: `127.0.0.1 - bob [${at}] "POST /boom HTTP/1.1" 503 197 "-" "curl/7.88.1" 1.250`, app: 'nginx' },
+    { line: `10.0.0.7 - - [${at}] "GET /old HTTP/1.0" 500 12`, app: 'apache2' },
+    { line: `time=${iso} level=error msg="payment failed" duration_ms=1234 user_id=42`, app: 'billing' },
+    { line: `<11>1 ${iso} db-7 postgres 4242 - - could not connect`, app: 'forwarder' },
+    { line: 'just some text status=500' },
+  ]);
+  const failing = await exported('status:>=500', from);
+  assert.deepEqual(failing.map((record) => record._line.split('"')[1]).sort(), ['GET /old HTTP/1.0', 'POST /boom HTTP/1.1']);
+  const boom = failing.find((record) => record._status === 503)!;
+  assert.equal(boom._logtype, 'nginx');
+  assert.equal(boom._method, 'POST');
+  assert.equal(boom._path, '/boom');
+  assert.equal(boom.remote_user, 'bob');
+  assert.equal(boom.response_time, 1.25);
+  assert.equal(failing.find((record) => record._status === 500)!._logtype, 'apache', 'the app names Apache');
+
+  assert.equal((await exported('method:GET', from)).length, 2);
+  assert.equal((await exported('response_time:>1', from)).length, 1);
+
+  const [billing] = await exported('duration_ms:>1000', from);
+  assert.equal(billing._logtype, 'logfmt');
+  assert.equal(billing.level, 'ERROR');
+  assert.equal(billing.msg, 'payment failed');
+  assert.equal(billing.user_id, 42);
+  assert.equal(billing.timestamp, iso, 'the line’s own time, as it names its zone');
+
+  const [syslog] = await exported('host:db-7', from);
+  assert.equal(syslog._logtype, 'syslog');
+  assert.equal(syslog._app, 'postgres');
+  assert.equal(syslog.level, 'ERROR');
+  assert.equal(syslog.pid, 4242);
+  assert.equal(syslog.facility, 'user');
+  assert.equal(syslog.host, undefined, 'never a field named host');
+
+  const [text] = await exported('"just some text"', from);
+  assert.equal(text._logtype, 'text');
+  assert.equal(text._status, undefined);
+});
+
+test("a line's own time is used when recent, not when it is old (a sample or copied file), and never over a sent timestamp", async () => {
+  const from = Date.now() - 60_000;
+  const recent = Date.now() - 30_000;
+  await ingest('timed', [
+    { line: `127.0.0.1 - - [${clfTime(recent)}] "GET /recent HTTP/1.1" 200 1` },
+    { line: '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326' },
+    { line: `127.0.0.1 - - [${clfTime(recent)}] "GET /sent HTTP/1.1" 200 1`, timestamp: recent - 5_000 },
+  ]);
+  const records = await exported('host:timed', from);
+  const at = (path: string) => records.find((record) => record._path === path)?._ts;
+  assert.equal(at('/recent'), Math.floor(recent / 1000) * 1000);
+  assert.ok(at('/apache_pb.gif')! >= from, 'stored at its receive time, so found with the recent lines');
+  assert.equal(at('/sent'), recent - 5_000);
+});
+
+test('a parsed field keeps the type it was first seen with, as meta does', async () => {
+  const from = Date.now() - 60_000;
+  await ingest('typed', [{ line: 'level=info msg=first code=ABC' }]);
+  await ingest('typed', [{ line: 'level=info msg=second code=404 count=3' }]);
+  const records = await exported('host:typed', from);
+  const second = records.find((record) => record.msg === 'second')!;
+  assert.equal(second.code, '404', 'code was text first, so stays text');
+  assert.equal(second.count, 3);
+  assert.equal((await exported('code:>=400', from)).length, 0);
+  assert.equal((await exported('code:404', from)).length, 1);
+});
