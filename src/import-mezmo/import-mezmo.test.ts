@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { BIN, type ServerProcess, serveProcess } from '../testing/process.js';
 import { startHttpReceiver } from '../testing/receivers.js';
+import { askServerToReloadConfig } from '../http/control-socket.js';
 import { dropTestPostgres, testConfigDialect, testConfigEnv } from '../testing/config-database.js';
 
 /** `logstead import-mezmo` run as users run it, against the target's installation; stdout's JSON Lines, parsed. */
@@ -201,6 +202,17 @@ describe('import-mezmo', () => {
       assert.equal(usage.code, 1);
       assert.match(usage.stderr, /Usage: logstead import-mezmo/);
     });
+  });
+
+  test('the control socket reloads an organisation it knows, and refuses one it does not', async () => {
+    const known = await askServerToReloadConfig(target.dataDir, target.org.account);
+    assert.deepEqual(known, { running: true, status: 200, body: { reloaded: true } });
+    const unknown = await askServerToReloadConfig(target.dataDir, 'no-such-org');
+    assert.equal(unknown.running, true);
+    assert.equal(unknown.running && unknown.status, 404);
+    const noServer = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-import-none-'));
+    assert.deepEqual(await askServerToReloadConfig(noServer, target.org.account), { running: false });
+    fs.rmSync(noServer, { recursive: true, force: true });
   });
 
   test('a Mezmo-shaped source: what Logstead lacks is reported, the rest comes', async () => {
