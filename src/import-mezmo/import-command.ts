@@ -50,8 +50,9 @@ export async function importMezmoCommand(args: string[], deps: ImportCommandDeps
 
   // A running embedded server keeps views and presets in memory: tell it to re-read them. Cluster
   // nodes re-read them every second from the shared database on their own.
-  let server: 'notified' | 'not running' = 'not running';
+  let server: 'notified' | 'not running' | 'nothing written' = 'nothing written';
   if (outcome.created + outcome.updated > 0) {
+    server = 'not running';
     const answer = await askServerToReloadConfig(loadSettings().dataDir, account);
     if (answer.running) {
       if (answer.status !== 200) throw new ImportError(`The configuration was written, but the running server could not reload it: ${answer.body?.error ?? answer.status}`);

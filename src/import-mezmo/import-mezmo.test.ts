@@ -173,10 +173,12 @@ describe('import-mezmo', () => {
       assert.equal(run.code, 0, run.stderr);
       const [{ plan }, { result }] = run.lines;
       assert.deepEqual(plan.create, []);
-      assert.deepEqual(names(plan.update), ['group:Support', 'member:ann@example.com', 'member:bob@example.com', 'preset:Pager', 'view:Errors', 'view:With preset']);
-      assert.deepEqual(names(plan.keep), ['category:boards/Ops boards', 'category:views/Payments']);
+      assert.deepEqual(names(plan.update), ['view:Errors'], 'only what changed at the source');
+      assert.deepEqual(names(plan.keep), [
+        'category:boards/Ops boards', 'category:views/Payments', 'group:Support', 'member:ann@example.com', 'member:bob@example.com', 'preset:Pager', 'view:With preset',
+      ]);
       assert.equal(result.created, 0);
-      assert.equal(result.updated, 6);
+      assert.equal(result.updated, 1);
       assert.deepEqual(result.links, []);
 
       const views = await local('/v1/config/view');
@@ -189,6 +191,13 @@ describe('import-mezmo', () => {
       assert.equal((await local('/v1/config/categories/views')).length, 1);
       assert.equal((await local('/v1/config/groups')).length, 1);
       assert.equal((await local('/v1/config/members')).length, 2);
+
+      // A third run against the same source has nothing to do.
+      const third = await runImport(target, args());
+      assert.equal(third.code, 0, third.stderr);
+      assert.deepEqual(third.lines[0].plan.create, []);
+      assert.deepEqual(third.lines[0].plan.update, []);
+      assert.deepEqual(third.lines[1].result, { created: 0, updated: 0, failed: [], links: [], server: 'nothing written' });
     });
 
     test('an unknown organisation or a refused key is an error, and nothing is written', async () => {

@@ -15,7 +15,7 @@ export interface Plan {
   account: string;
   create: PlannedItem[];
   update: PlannedItem[];
-  /** Already there, nothing to change (a category, matched by type and name). */
+  /** Already there as the source has it: nothing is written. */
   keep: PlannedItem[];
   notCarriedOver: NotCarried[];
 }
@@ -96,7 +96,7 @@ async function planKind(kind: ResourceKind, context: PlanContext, plan: Plan): P
       const planned: PlannedItem = { kind: kind.kind, name: named.name, action: 'create' };
       plan.create.push(planned);
       steps.push({ item: planned, run: () => kind.create(input, local) });
-    } else if (kind.update) {
+    } else if (kind.update && !(kind.unchanged && (await kind.unchanged(id, input, local)))) {
       const update = kind.update;
       const planned: PlannedItem = { kind: kind.kind, name: named.name, action: 'update' };
       plan.update.push(planned);

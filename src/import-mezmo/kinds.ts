@@ -94,8 +94,19 @@ export interface ResourceKind<Input = unknown> {
   key(item: SourceItem): { key: string; name: string } | undefined;
   check(item: SourceItem, context: PlanContext, partly: (part: string, reason: string) => void): Promise<Input> | Input;
   create(input: Input, local: LocalConfig): Promise<Applied | void>;
+  /** Whether the existing local item already holds what the source has: the plan then keeps it, and nothing is written. */
+  unchanged?: (id: string, input: Input, local: LocalConfig) => Promise<boolean>;
   /** Brings an existing local item in line; undefined: there is nothing to change for this kind. */
   update: ((id: string, input: Input, local: LocalConfig) => Promise<Applied | void>) | undefined;
+}
+
+/** JSON with object keys sorted, to compare stored values whatever order their keys were written in. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().filter((key) => (value as Record<string, unknown>)[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -200,6 +211,10 @@ const groups: ResourceKind<GroupInput> = {
     const created = await local.groups.create(local.account, input);
     await local.record('group', 'create', created.id, null, created);
   },
+  async unchanged(id, input, local) {
+    const group = await local.groups.get(local.account, id);
+    return group !== undefined && canonical(group.access_scopes) === canonical(input.access_scopes);
+  },
   async update(id, input, local) {
     const before = await local.groups.get(local.account, id);
     const scopes = new ScopeFollower(local.db, local.members, local.views);
@@ -228,6 +243,10 @@ const presets: ResourceKind<PresetInput> = {
   async create(input, local) {
     const created = await local.presets.create(local.account, input.name, withAlertIds(input.channels));
     await local.record('presetalert', 'create', created.presetid, null, created);
+  },
+  async unchanged(id, input, local) {
+    const preset = await local.presets.get(local.account, id);
+    return preset !== undefined && preset.name === input.name && canonical(withAlertIds(input.channels, preset.channels)) === canonical(preset.channels);
   },
   async update(id, input, local) {
     const before = await local.presets.get(local.account, id);
@@ -292,6 +311,18 @@ const views: ResourceKind<ViewInput> = {
     const created = await local.views.create(local.account, await viewColumns(input, local, []));
     await local.record('view', 'create', created.viewid, null, created);
   },
+  async unchanged(id, input, local) {
+    const view = await local.views.get(local.account, id);
+    if (!view) return false;
+    let wanted;
+    try {
+      wanted = await viewColumns(input, local, view.channels);
+    } catch {
+      return false; // a category still to be created: the view changes
+    }
+    const stored = { name: view.name, filters: view.filters, categoryIds: view.categoryIds, presetid: view.presetid, channels: view.channels, accessScope: view.accessScope, savedBy: view.savedBy };
+    return canonical({ ...wanted, categoryIds: [...wanted.categoryIds].sort() }) === canonical({ ...stored, categoryIds: [...stored.categoryIds].sort() });
+  },
   async update(id, input, local) {
     const before = await local.views.get(local.account, id);
     const after = await local.views.replace(local.account, id, await viewColumns(input, local, before?.channels ?? []));
@@ -354,6 +385,13 @@ const members: ResourceKind<MemberInput> = {
     // No invitation e-mail: the operator hands out the link, as `logstead member add` prints it.
     const token = await new OneTimeLinks(local.db).issue(local.account, 'invite', row.id, local.links.inviteHours * 3_600_000);
     return { link: { email: row.email, link: passwordLink(local.links.publicUrl, token) } };
+  },
+  async unchanged(email, input, local) {
+    const member = await local.members.get(local.account, email);
+    if (!member) return false;
+    const { ids, unknown } = await local.groups.resolve(local.account, input.groups);
+    const sameRole = member.role === 'owner' || member.role === input.role;
+    return sameRole && unknown.length === 0 && canonical([...member.groups].sort()) === canonical([...ids].sort());
   },
   async update(email, input, local) {
     const before = await local.members.row(local.account, email);
