@@ -13,8 +13,8 @@ import { askServerToReloadConfig } from '../http/control-socket.js';
 import { dropTestPostgres, testConfigDialect, testConfigEnv } from '../testing/config-database.js';
 
 /** `logstead import-mezmo` run as users run it, against the target's installation; stdout's JSON Lines, parsed. */
-async function runImport(target: TestServer, args: string[]): Promise<{ code: number | null; lines: any[]; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'import-mezmo', ...args], {
+async function runImport(target: { dataDir: string }, args: string[], command = 'import-mezmo'): Promise<{ code: number | null; lines: any[]; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, command, ...args], {
     env: { ...process.env, LOGSTEAD_DATA_DIR: target.dataDir, LOGSTEAD_PUBLIC_URL: 'https://logs.example.com', ...(await testConfigEnv(target.dataDir)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -198,6 +198,26 @@ describe('import-mezmo', () => {
       assert.deepEqual(third.lines[0].plan.create, []);
       assert.deepEqual(third.lines[0].plan.update, []);
       assert.deepEqual(third.lines[1].result, { created: 0, updated: 0, failed: [], links: [], server: 'nothing written' });
+    });
+
+    test('into an installation whose server is not running (made with `org create`)', async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-import-stopped-'));
+      try {
+        const created = await runImport({ dataDir }, ['create', 'Imported'], 'org');
+        assert.equal(created.code, 0, created.stderr);
+        const [org] = created.lines;
+        const run = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account]);
+        assert.equal(run.code, 0, run.stderr);
+        const { result } = run.lines[1];
+        assert.equal(result.created, 8);
+        assert.equal(result.server, 'not running');
+        const again = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account, '--dry-run']);
+        assert.deepEqual(again.lines[0].plan.create, []);
+        assert.deepEqual(again.lines[0].plan.update, []);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        if (testConfigDialect === 'postgres') await dropTestPostgres(dataDir);
+      }
     });
 
     test('an unknown organisation or a refused key is an error, and nothing is written', async () => {
