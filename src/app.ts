@@ -126,7 +126,15 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));
     await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, dropped: countRetentionDrop(metrics), log }));
-    await started.add(startBackupControl({ settings, executor, sqlite: repository.sqlite, accounts, usage, log }));
+    await started.add(
+      startBackupControl({
+        settings, executor, sqlite: repository.sqlite, accounts, usage, log,
+        configChanged: async (account) => {
+          await views.changes.emit(account);
+          await presets.changes.emit(account);
+        },
+      }),
+    );
 
     let firstStart: FirstStartCredentials | null = null;
     // Only once the server really listens, so the keys are saved with the address that works.

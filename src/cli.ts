@@ -20,6 +20,7 @@ import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP } from './backup/write-backup.
 import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
 import { openLogExecutor } from './store/open-executor.js';
 import { logTables } from './store/tables.js';
+import { importMezmoCommand } from './import-mezmo/import-command.js';
 
 const USAGE = `Usage: logstead <command>
 
@@ -54,6 +55,12 @@ const USAGE = `Usage: logstead <command>
                                               copy a stopped embedded installation (LOGSTEAD_DATA_DIR)
                                               into a cluster's empty PostgreSQL and ClickHouse stores;
                                               prints counts as JSON
+  import-mezmo --service-key <key> --account <account> [--url <url>] [--dry-run]
+                                              copy views with their alerts, preset alerts, categories,
+                                              groups and members from Mezmo's config API (default URL
+                                              https://api.mezmo.com) into a local organisation; prints
+                                              the plan, then the result, as JSON Lines (--dry-run: the
+                                              plan only); a second run updates, never duplicates
 
 Settings come from LOGSTEAD_* environment variables (see the README).`;
 
@@ -266,6 +273,9 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'restore') return restoreCommand(args);
   if (command === 'migrate') return migrateCommand(args);
   if (command === 'copy-to-cluster') return copyToClusterCommand(args);
+  if (command === 'import-mezmo') {
+    return importMezmoCommand(args, { withConfiguration: (work) => withConfiguration(work), links: linkSettings, usageError: (message) => new UsageError(message) });
+  }
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return;

@@ -7,7 +7,7 @@ import type { Subsystem } from '../lib/subsystem.js';
 import type { Settings } from '../settings.js';
 import type { SqlExecutor } from '../store/executor.js';
 import type { UsageReports } from '../usage/usage.js';
-import { BACKUP_PATH, USAGE_PATH, serveControlSocket } from '../http/control-socket.js';
+import { BACKUP_PATH, CONFIG_CHANGED_PATH, USAGE_PATH, serveControlSocket } from '../http/control-socket.js';
 import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, SHARED_CONFIG_NOT_BACKED_UP, writeBackup } from './write-backup.js';
 
 export interface BackupDeps {
@@ -18,11 +18,16 @@ export interface BackupDeps {
   accounts: Accounts;
   usage: UsageReports;
   log: FastifyBaseLogger;
+  /**
+   * Tells this process's listeners (the alert rules) that an organisation's views and presets
+   * changed in the database by another process: an embedded server never re-reads them on its own.
+   */
+  configChanged: (account: string) => Promise<void>;
 }
 
 /**
- * The data directory's control socket, through which `logstead backup` and `logstead org usage`
- * reach this server (it holds the log engine, which admits one process per directory). Started
+ * The data directory's control socket, through which `logstead backup`, `logstead org usage` and
+ * `logstead import-mezmo` reach this server (it holds the log engine, which admits one process per directory). Started
  * after the log store is open (its lock proves this process owns the directory) and before the
  * server says it is ready; closing lets a backup under way finish.
  */
@@ -51,6 +56,12 @@ export async function startBackupControl(deps: BackupDeps): Promise<Subsystem> {
     if (!(await deps.accounts.list()).some((org) => org.account === body.account)) throw errors.notFound(new UnknownOrganisation(body.account).message);
     return deps.usage.report(body.account, { from: optional(body.from), to: optional(body.to) }, null); // the operator sees everything
   };
-  const control = await serveControlSocket(settings.dataDir, { [BACKUP_PATH]: backup, [USAGE_PATH]: usage }, deps.log);
+  const configChanged = async (body: Record<string, unknown> | undefined) => {
+    if (typeof body?.account !== 'string') throw errors.invalidParameter('Send {"account": "<account id>"}.');
+    if (!(await deps.accounts.list()).some((org) => org.account === body.account)) throw errors.notFound(new UnknownOrganisation(body.account).message);
+    await deps.configChanged(body.account);
+    return { reloaded: true };
+  };
+  const control = await serveControlSocket(settings.dataDir, { [BACKUP_PATH]: backup, [USAGE_PATH]: usage, [CONFIG_CHANGED_PATH]: configChanged }, deps.log);
   return { close: () => control.close() };
 }

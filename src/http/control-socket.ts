@@ -32,6 +32,8 @@ export interface ControlSocket {
 /** The paths the server answers on it (backup/start.ts). */
 export const BACKUP_PATH = '/backup';
 export const USAGE_PATH = '/usage';
+/** Another process (`logstead import-mezmo`) changed an organisation's configuration in the database: the server re-reads it. */
+export const CONFIG_CHANGED_PATH = '/config-changed';
 
 const socketPath = (dataDir: string) => path.join(dataDir, CONTROL_SOCKET);
 const usable = (file: string) => Buffer.byteLength(file) <= MAX_SOCKET_PATH_BYTES;
@@ -152,6 +154,9 @@ export const askServerToBackUp = (dataDir: string, dir: string): Promise<ServerA
 /** Asks the server owning `dataDir` for an organisation's usage (usage/usage.ts). */
 export const askServerForUsage = (dataDir: string, account: string, range: { from?: string; to?: string }): Promise<ServerAnswer> =>
   askServer(dataDir, USAGE_PATH, { account, ...range });
+
+/** Tells the server owning `dataDir` that `account`'s views and preset alerts changed underneath it. */
+export const askServerToReloadConfig = (dataDir: string, account: string): Promise<ServerAnswer> => askServer(dataDir, CONFIG_CHANGED_PATH, { account });
 
 function askServer(dataDir: string, requestPath: string, body: unknown): Promise<ServerAnswer> {
   const file = socketPath(dataDir);

@@ -26,6 +26,13 @@ function checkScopes(value: unknown): void {
   });
 }
 
+/** Checks a new group as a client sends it ({name, access_scopes}), its searches too; shared with the importer (import-mezmo). */
+export function parseGroupCreate(raw: unknown): { name: string; access_scopes: unknown } {
+  const body = validate<{ name: string; access_scopes: unknown }>(createSchema, raw);
+  checkScopes(body.access_scopes);
+  return body;
+}
+
 /**
  * /v1/config/groups, as Mezmo's: POST {name, access_scopes}, GET, and GET, PATCH and DELETE on
  * /{groupId}. `access_scopes` is a search in the viewer's language (or a list of them) that limits
@@ -47,9 +54,7 @@ export async function groupRoutes(app: FastifyInstance, deps: { auth: ServiceAut
 
   app.post('/v1/config/groups', { config }, async (request) => {
     const account = await auth.account(request);
-    const body = validate<{ name: string; access_scopes: unknown }>(createSchema, request.body);
-    checkScopes(body.access_scopes);
-    return groups.create(account, body);
+    return groups.create(account, parseGroupCreate(request.body));
   });
 
   app.patch<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => {

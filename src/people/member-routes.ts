@@ -11,7 +11,7 @@ import { MemberError, type Members, normaliseEmail } from './members.js';
 import type { ScopeFollower } from './scope-follow.js';
 
 /** Roles the API may give: `owner` is given and taken only by an operator (`logstead member add`), as in Mezmo's UI. */
-const API_ROLES = ['admin', 'member', 'readonly'] as const;
+export const API_ROLES = ['admin', 'member', 'readonly'] as const;
 
 const createSchema = Joi.object({
   email: Joi.string().trim().email({ tlds: false }).max(320).required(),
@@ -33,6 +33,9 @@ export interface MemberRouteDeps {
   invitations: LinkSender;
   scopes: ScopeFollower;
 }
+
+/** Checks a new member as a client sends it ({email, role, groups}); shared with the importer (import-mezmo). */
+export const parseMemberCreate = (raw: unknown) => validate<{ email: string; role: (typeof API_ROLES)[number]; groups: string[] }>(createSchema, raw);
 
 /** The "unknown group" error, Joi-style, on the `groups` field. */
 const unknownGroups = (names: string[]) =>
@@ -73,7 +76,7 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
 
   app.post('/v1/config/members', { config }, async (request) => {
     const account = await auth.account(request);
-    const body = validate<{ email: string; role: (typeof API_ROLES)[number]; groups: string[] }>(createSchema, request.body);
+    const body = parseMemberCreate(request.body);
     const groups = (await groupIds(account, body.groups)) ?? [];
     let created;
     try {

@@ -7,12 +7,15 @@ import type { ViewRoutesDeps } from './deps.js';
 
 const nameSchema = Joi.object({ name: Joi.string().trim().min(1).max(256).required() });
 
-function categoryType(type: string): CategoryType {
+export function categoryType(type: string): CategoryType {
   if (!(CATEGORY_TYPES as readonly string[]).includes(type)) {
     throw errors.invalidParameter(`A category type is one of ${CATEGORY_TYPES.join(', ')}, not "${type}".`);
   }
   return type as CategoryType;
 }
+
+/** Checks a category's name as a client sends it ({name}); shared with the importer (import-mezmo). */
+export const parseCategoryName = (raw: unknown): string => validate<{ name: string }>(nameSchema, raw).name;
 
 export async function categoryRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, categories } = deps;
@@ -31,13 +34,13 @@ export async function categoryRoutes(app: FastifyInstance, deps: ViewRoutesDeps)
   app.post<{ Params: Params }>('/v1/config/categories/:type', { config: { permission: 'write', audit: 'category' } }, async (request) => {
     const account = await auth.account(request);
     const type = categoryType(request.params.type);
-    return await categories.create(account, type, validate<{ name: string }>(nameSchema, request.body).name);
+    return await categories.create(account, type, parseCategoryName(request.body));
   });
 
   app.put<{ Params: Params }>('/v1/config/categories/:type/:id', { config: { permission: 'write', audit: 'category' } }, async (request) => {
     const account = await auth.account(request);
     const type = categoryType(request.params.type);
-    const renamed = await categories.rename(account, type, request.params.id, validate<{ name: string }>(nameSchema, request.body).name);
+    const renamed = await categories.rename(account, type, request.params.id, parseCategoryName(request.body));
     if (!renamed) throw errors.notFound();
     return renamed;
   });

@@ -11,15 +11,19 @@ const presetSchema = Joi.object({
   channels: channelsSchema.default([]),
 });
 
+/** Checks a preset alert as a client sends it; shared with the importer (import-mezmo). */
+export function parsePresetBody(raw: unknown): { name: string; channels: Array<Omit<Channel, 'alertid'>> } {
+  return validate<{ name: string; channels: Array<Omit<Channel, 'alertid'>> }>(
+    presetSchema,
+    raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels((raw as Record<string, unknown>).channels) } : raw,
+  );
+}
+
 export async function presetRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, presets } = deps;
 
   const readBody = (request: FastifyRequest, previous: Channel[] = []) => {
-    const raw = request.body as Record<string, unknown> | undefined;
-    const body = validate<{ name: string; channels: Array<Omit<Channel, 'alertid'>> }>(
-      presetSchema,
-      raw && typeof raw === 'object' ? { ...raw, channels: prepareChannels(raw.channels) } : raw,
-    );
+    const body = parsePresetBody(request.body);
     return { name: body.name, channels: withAlertIds(body.channels, previous) };
   };
 

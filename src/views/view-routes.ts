@@ -25,7 +25,7 @@ const viewSchema = Joi.object({
   channels: channelsSchema,
 }).or('query', 'hosts', 'apps', 'levels', 'tags');
 
-interface ViewBody {
+export interface ViewBody {
   name: string;
   query?: string;
   hosts?: string[];
@@ -38,36 +38,52 @@ interface ViewBody {
   channels?: Array<Omit<Channel, 'alertid'>>;
 }
 
+/**
+ * Checks a view as a client sends it (POST or PUT body) without touching the store: the shape, and
+ * that its query parses. Presets and categories it names are resolved by the caller. Shared with
+ * the importer (import-mezmo), so an imported view passes the same rules as one sent to the API.
+ */
+export function parseViewBody(raw: unknown): ViewBody {
+  const object = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const prepared: unknown = object ? { ...object, channels: prepareChannels(object.channels) } : raw;
+  // An empty query or list filters nothing, so it does not count towards "at least one of".
+  if (prepared && typeof prepared === 'object') {
+    for (const key of ['query', 'hosts', 'apps', 'levels', 'tags']) {
+      const value = (prepared as Record<string, unknown>)[key];
+      if (value === '' || (Array.isArray(value) && value.length === 0)) delete (prepared as Record<string, unknown>)[key];
+    }
+  }
+  const body = validate<ViewBody>(viewSchema, prepared);
+  if (body.query) {
+    try {
+      parseQuery(body.query);
+    } catch (error) {
+      if (!(error instanceof QueryParseError)) throw error;
+      throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
+    }
+  }
+  return body;
+}
+
+/** The filters a view keeps, from a checked body. */
+export function viewFilters(body: ViewBody): ViewFilters {
+  const filters: ViewFilters = {};
+  for (const key of ['query', 'hosts', 'apps', 'levels', 'tags', 'description'] as const) {
+    if (body[key] !== undefined) (filters as Record<string, unknown>)[key] = body[key];
+  }
+  return filters;
+}
+
 export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, views, presets, categories } = deps;
 
   /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
   const readBody = async (account: string, principal: Principal, request: FastifyRequest, previous: Channel[] = []) => {
-    const raw = request.body as Record<string, unknown> | undefined;
-    const prepared = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, channels: prepareChannels(raw.channels) } : raw;
-    // An empty query or list filters nothing, so it does not count towards "at least one of".
-    if (prepared && typeof prepared === 'object') {
-      for (const key of ['query', 'hosts', 'apps', 'levels', 'tags']) {
-        const value = (prepared as Record<string, unknown>)[key];
-        if (value === '' || (Array.isArray(value) && value.length === 0)) delete (prepared as Record<string, unknown>)[key];
-      }
-    }
-    const body = validate<ViewBody>(viewSchema, prepared);
-    if (body.query) {
-      try {
-        parseQuery(body.query);
-      } catch (error) {
-        if (!(error instanceof QueryParseError)) throw error;
-        throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
-      }
-    }
+    const body = parseViewBody(request.body);
     if (body.presetid && !(await presets.get(account, body.presetid))) {
       throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid', field: fieldLabel(['presetid']) }]);
     }
-    const filters: ViewFilters = {};
-    for (const key of ['query', 'hosts', 'apps', 'levels', 'tags', 'description'] as const) {
-      if (body[key] !== undefined) (filters as Record<string, unknown>)[key] = body[key];
-    }
+    const filters = viewFilters(body);
     return {
       name: body.name,
       filters,

@@ -1,0 +1,324 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
+import { BIN, type ServerProcess, serveProcess } from '../testing/process.js';
+import { startHttpReceiver } from '../testing/receivers.js';
+import { askServerToReloadConfig } from '../http/control-socket.js';
+import { dropTestPostgres, testConfigDialect, testConfigEnv } from '../testing/config-database.js';
+
+/** `logstead import-mezmo` run as users run it, against the target's installation; stdout's JSON Lines, parsed. */
+async function runImport(target: { dataDir: string }, args: string[], command = 'import-mezmo'): Promise<{ code: number | null; lines: any[]; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, command, ...args], {
+    env: { ...process.env, LOGSTEAD_DATA_DIR: target.dataDir, LOGSTEAD_PUBLIC_URL: 'https://logs.example.com', ...(await testConfigEnv(target.dataDir)) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines = stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  return { code, lines, stderr };
+}
+
+/** The configuration API, as a Mezmo client calls it, with a service key. */
+async function api(url: string, key: string, method: string, pathname: string, body?: unknown) {
+  const reply = await request(`${url}${pathname}`, {
+    method,
+    headers: { servicekey: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.equal(reply.status, 200, `${method} ${pathname}: ${reply.text}`);
+  return reply.json;
+}
+
+const byName = (items: any[], name: string): any => items.find((item) => item.name === name);
+const names = (items: Array<{ kind: string; name: string }>) => items.map((item) => `${item.kind}:${item.name}`).sort();
+
+describe('import-mezmo', () => {
+  let target: TestServer;
+  let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
+
+  before(async () => {
+    receiver = await startHttpReceiver();
+    target = await startTestServer({ LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  });
+  after(async () => {
+    await target?.close();
+    await receiver?.close();
+  });
+
+  describe('from a second Logstead server', () => {
+    const sourceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-import-source-'));
+    let source: ServerProcess;
+    let sourceKey: string;
+    let source2: { url: string; key: string };
+
+    before(async () => {
+      source = await serveProcess(sourceDir, await testConfigEnv(sourceDir));
+      sourceKey = JSON.parse(fs.readFileSync(path.join(sourceDir, 'initial-credentials.json'), 'utf8')).serviceKey;
+      source2 = { url: source.url, key: sourceKey };
+      const call = (method: string, pathname: string, body?: unknown) => api(source.url, sourceKey, method, pathname, body);
+      await call('POST', '/v1/config/categories/views', { name: 'Payments' });
+      await call('POST', '/v1/config/categories/boards', { name: 'Ops boards' });
+      const support = await call('POST', '/v1/config/groups', { name: 'Support', access_scopes: 'app:web' });
+      const pager = await call('POST', '/v1/config/presetalert', {
+        name: 'Pager',
+        channels: [{ integration: 'webhook', url: `${receiver.url}/preset`, triggerlimit: 5, triggerinterval: '5m', immediate: false, terminal: true }],
+      });
+      await call('POST', '/v1/config/view', {
+        name: 'Errors',
+        query: 'level:error',
+        category: ['Payments'],
+        channels: [
+          { integration: 'webhook', url: `${receiver.url}/errors`, method: 'post', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false, bodyTemplate: { view: '{{name}}' } },
+          { integration: 'email', emails: ['ops@example.com'], triggerlimit: 10, triggerinterval: '1h', immediate: false, terminal: true, timezone: 'Europe/Berlin' },
+        ],
+      });
+      await call('POST', '/v1/config/view', { name: 'With preset', apps: ['api'], presetid: pager.presetid });
+      await call('POST', '/v1/config/members', { email: 'ann@example.com', role: 'admin', groups: [support.id] });
+      await call('POST', '/v1/config/members', { email: 'bob@example.com', role: 'readonly' });
+    });
+    after(async () => {
+      if (source) {
+        process.kill(-source.child.pid!, 'SIGTERM');
+        await new Promise((resolve) => source.child.once('exit', resolve));
+      }
+      fs.rmSync(sourceDir, { recursive: true, force: true });
+      if (testConfigDialect === 'postgres') await dropTestPostgres(sourceDir);
+    });
+
+    const args = () => ['--url', source2.url, '--service-key', source2.key, '--account', target.org.account];
+    const local = (pathname: string) => api(target.url, target.org.serviceKey, 'GET', pathname);
+
+    test('--dry-run prints the plan and writes nothing', async () => {
+      const run = await runImport(target, [...args(), '--dry-run']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.lines.length, 1, 'only the plan');
+      const { plan } = run.lines[0];
+      assert.equal(plan.dryRun, true);
+      assert.equal(plan.account, target.org.account);
+      assert.deepEqual(names(plan.create), [
+        'category:boards/Ops boards', 'category:views/Payments', 'group:Support', 'member:ann@example.com', 'member:bob@example.com',
+        'preset:Pager', 'view:Errors', 'view:With preset',
+      ]);
+      assert.deepEqual(plan.update, []);
+      assert.deepEqual(plan.notCarriedOver, []);
+      assert.deepEqual(await local('/v1/config/view'), []);
+      assert.deepEqual(await local('/v1/config/presetalert'), []);
+      assert.deepEqual(await local('/v1/config/categories/views'), []);
+      assert.deepEqual(await local('/v1/config/groups'), []);
+      assert.deepEqual(await local('/v1/config/members'), []);
+    });
+
+    test('the import creates everything, and the running server alerts on an imported view at once', async () => {
+      const run = await runImport(target, args());
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.lines.length, 2);
+      const { result } = run.lines[1];
+      assert.equal(result.created, 8);
+      assert.equal(result.updated, 0);
+      assert.deepEqual(result.failed, []);
+      assert.equal(result.server, 'notified');
+      assert.deepEqual(result.links.map((link: { email: string }) => link.email).sort(), ['ann@example.com', 'bob@example.com']);
+      for (const { link } of result.links) assert.match(link, /^https:\/\/logs\.example\.com\/password\?token=/);
+
+      const views = await local('/v1/config/view');
+      assert.deepEqual(views.map((view: { name: string }) => view.name).sort(), ['Errors', 'With preset']);
+      const errorsView = byName(views, 'Errors');
+      assert.equal(errorsView.query, 'level:error');
+      assert.deepEqual(errorsView.category, ['Payments']);
+      assert.equal(errorsView.channels.length, 2);
+      assert.deepEqual(JSON.parse(errorsView.channels[0].bodyTemplate), { view: '{{name}}' });
+      assert.equal(errorsView.channels[1].timezone, 'Europe/Berlin');
+      const presets = await local('/v1/config/presetalert');
+      assert.equal(presets.length, 1);
+      const withPreset = byName(views, 'With preset');
+      assert.deepEqual(withPreset.presetids, [presets[0].presetid]);
+      assert.equal(withPreset.channels.length, 1, 'the preset\'s channel, not a copy of it on the view');
+      assert.deepEqual((await local('/v1/config/categories/boards')).map((category: { name: string }) => category.name), ['Ops boards']);
+      const groups = await local('/v1/config/groups');
+      assert.equal(groups.length, 1);
+      assert.equal(groups[0].access_scopes, 'app:web');
+      const members = await local('/v1/config/members');
+      const ann = members.find((member: { email: string }) => member.email === 'ann@example.com');
+      assert.equal(ann.role, 'admin');
+      assert.deepEqual(ann.groups, [groups[0].id]);
+
+      // Written by another process: the server (embedded, without shared-database reloads) knows only through its control socket.
+      const ingest = await request(`${target.url}/logs/ingest?hostname=web-1`, {
+        method: 'POST',
+        headers: { apikey: target.org.ingestionKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ lines: [{ line: 'payment failed', app: 'pay', level: 'error' }] }),
+      });
+      assert.equal(ingest.status, 200, ingest.text);
+      const delivered = await eventually(() => receiver.received.find((received) => received.path === '/errors'), 15_000, 'the imported view\'s webhook');
+      assert.match(delivered.body, /Errors/);
+    });
+
+    test('a second run updates instead of duplicating', async () => {
+      const before = { views: await local('/v1/config/view'), presets: await local('/v1/config/presetalert') };
+      // A change at the source comes over on the next run.
+      const sourceViews = await api(source2.url, source2.key, 'GET', '/v1/config/view');
+      const errorsAtSource = byName(sourceViews, 'Errors');
+      await api(source2.url, source2.key, 'PUT', `/v1/config/view/${errorsAtSource.viewid}`, { ...errorsAtSource, query: 'level:error OR level:fatal' });
+
+      const run = await runImport(target, args());
+      assert.equal(run.code, 0, run.stderr);
+      const [{ plan }, { result }] = run.lines;
+      assert.deepEqual(plan.create, []);
+      assert.deepEqual(names(plan.update), ['view:Errors'], 'only what changed at the source');
+      assert.deepEqual(names(plan.keep), [
+        'category:boards/Ops boards', 'category:views/Payments', 'group:Support', 'member:ann@example.com', 'member:bob@example.com', 'preset:Pager', 'view:With preset',
+      ]);
+      assert.equal(result.created, 0);
+      assert.equal(result.updated, 1);
+      assert.deepEqual(result.links, []);
+
+      const views = await local('/v1/config/view');
+      assert.equal(views.length, 2);
+      assert.equal(byName(views, 'Errors').query, 'level:error OR level:fatal');
+      // Unchanged alerts keep their ids, so their windows carry on.
+      assert.deepEqual(byName(views, 'Errors').channels.map((channel: { alertid: string }) => channel.alertid), byName(before.views, 'Errors').channels.map((channel: { alertid: string }) => channel.alertid));
+      const presets = await local('/v1/config/presetalert');
+      assert.deepEqual(presets.map((preset: { presetid: string }) => preset.presetid), before.presets.map((preset: { presetid: string }) => preset.presetid));
+      assert.equal((await local('/v1/config/categories/views')).length, 1);
+      assert.equal((await local('/v1/config/groups')).length, 1);
+      assert.equal((await local('/v1/config/members')).length, 2);
+
+      // A third run against the same source has nothing to do.
+      const third = await runImport(target, args());
+      assert.equal(third.code, 0, third.stderr);
+      assert.deepEqual(third.lines[0].plan.create, []);
+      assert.deepEqual(third.lines[0].plan.update, []);
+      assert.deepEqual(third.lines[1].result, { created: 0, updated: 0, failed: [], links: [], server: 'nothing written' });
+    });
+
+    test('into an installation whose server is not running (made with `org create`)', async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-import-stopped-'));
+      try {
+        const created = await runImport({ dataDir }, ['create', 'Imported'], 'org');
+        assert.equal(created.code, 0, created.stderr);
+        const [org] = created.lines;
+        const run = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account]);
+        assert.equal(run.code, 0, run.stderr);
+        const { result } = run.lines[1];
+        assert.equal(result.created, 8);
+        assert.equal(result.server, 'not running');
+        const again = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account, '--dry-run']);
+        assert.deepEqual(again.lines[0].plan.create, []);
+        assert.deepEqual(again.lines[0].plan.update, []);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        if (testConfigDialect === 'postgres') await dropTestPostgres(dataDir);
+      }
+    });
+
+    test('an unknown organisation or a refused key is an error, and nothing is written', async () => {
+      const unknown = await runImport(target, ['--url', source2.url, '--service-key', source2.key, '--account', 'no-such-org']);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /No organisation has the account id "no-such-org"/);
+      const refused = await runImport(target, ['--url', source2.url, '--service-key', 'wrong', '--account', target.org.account]);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /refused the service key/);
+      const usage = await runImport(target, ['--url', source2.url]);
+      assert.equal(usage.code, 1);
+      assert.match(usage.stderr, /Usage: logstead import-mezmo/);
+    });
+  });
+
+  test('the control socket reloads an organisation it knows, and refuses one it does not', async () => {
+    const known = await askServerToReloadConfig(target.dataDir, target.org.account);
+    assert.deepEqual(known, { running: true, status: 200, body: { reloaded: true } });
+    const unknown = await askServerToReloadConfig(target.dataDir, 'no-such-org');
+    assert.equal(unknown.running, true);
+    assert.equal(unknown.running && unknown.status, 404);
+    const noServer = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-import-none-'));
+    assert.deepEqual(await askServerToReloadConfig(noServer, target.org.account), { running: false });
+    fs.rmSync(noServer, { recursive: true, force: true });
+  });
+
+  test('a Mezmo-shaped source: what Logstead lacks is reported, the rest comes', async () => {
+    const headers: string[] = [];
+    const answers: Record<string, unknown> = {
+      '/v1/config/categories/views': [{ id: 'c1', name: 'Mezmo views', type: 'views' }],
+      '/v1/config/categories/boards': [],
+      '/v1/config/categories/screens': [],
+      '/v1/config/presetalert': [
+        { presetid: 'p1', name: 'Only Slack', account: 'm1', _created: 1, _modified: 1, channels: [{ alertid: 'pa1', integration: 'slack', url: 'https://hooks.slack.com/services/x', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false, color: '#d4b135' }] },
+      ],
+      '/v1/config/view': [
+        {
+          viewid: 'v1', name: 'Checkout', query: 'app:checkout', hosts: [], apps: [], levels: [], tags: [], category: ['Mezmo views', 'Gone'], presetids: ['p1'], account: 'm1', orgs: [], description: '', pinned: true,
+          channels: [
+            { alertid: 'pa1', integration: 'slack', url: 'https://hooks.slack.com/services/x', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false, color: '#d4b135' },
+            { alertid: 'a2', integration: 'pagerduty', key: 'pd-key', triggerlimit: 1, triggerinterval: '30', immediate: 'true', terminal: 'false', autoresolve: true, autoresolveinterval: '15m', autoresolvelimit: 5 },
+            { alertid: 'a3', integration: 'email', emails: 'oncall@example.com', triggerlimit: 3, triggerinterval: '5m', immediate: false, terminal: true, timezone: '' },
+            { alertid: 'a4', integration: 'webhook', url: 'not a url', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false },
+            { alertid: 'a5', integration: 'opsgenie', key: 'og', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false },
+          ],
+        },
+        { viewid: 'v2', name: 'Broken', query: 'level:((', presetids: [], channels: [] },
+        { viewid: 'v3', name: 'Checkout', query: 'app:other', presetids: [], channels: [] },
+      ],
+      '/v1/config/members': [
+        { email: 'Owner@Example.com', role: 'owner', groups: [] },
+        { email: 'viewer@example.com', role: 'readonly', groups: ['g-unknown'] },
+      ],
+    };
+    const fixture = http.createServer((req, res) => {
+      headers.push(String(req.headers.servicekey));
+      const answer = answers[req.url!];
+      res.setHeader('content-type', 'application/json');
+      if (answer === undefined) {
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: 'Resource Not Found', code: 'NotFound', status: 'error' }));
+      } else {
+        res.end(JSON.stringify(answer));
+      }
+    });
+    await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
+    try {
+      const org = await target.createOrg('from mezmo');
+      const run = await runImport(target, ['--url', url, '--service-key', 'mezmo-key', '--account', org.account]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(headers.length > 0 && headers.every((key) => key === 'mezmo-key'), 'the service key goes in the servicekey header');
+      const [{ plan }, { result }] = run.lines;
+      assert.deepEqual(names(plan.create), ['category:views/Mezmo views', 'member:owner@example.com', 'member:viewer@example.com', 'preset:Only Slack', 'view:Checkout']);
+      const reasons = plan.notCarriedOver.map((entry: { kind: string; name: string; part?: string; reason: string }) => `${entry.kind}:${entry.name}:${entry.part ?? '*'}: ${entry.reason}`);
+      const expect = (pattern: RegExp) => assert.ok(reasons.some((reason: string) => pattern.test(reason)), `${pattern} in\n${reasons.join('\n')}`);
+      expect(/^group:\*:\*: the source could not be read: GET \/v1\/config\/groups answered 404: Resource Not Found/);
+      expect(/^preset:Only Slack:channel 1 \(slack\): Logstead has no "slack" integration/);
+      expect(/^view:Checkout:channel 1 \(pagerduty\): autoresolve, autoresolveinterval, autoresolvelimit: Logstead channels have no such settings/);
+      expect(/^view:Checkout:channel 3 \(webhook\): "url" must be a valid uri/);
+      expect(/^view:Checkout:channel 4 \(opsgenie\): Logstead has no "opsgenie" integration/);
+      expect(/^view:Checkout:category "Gone": /);
+      expect(/^view:Checkout:pinned: Logstead views have no such field/);
+      expect(/^view:Broken:\*: "query" is not a valid search/);
+      expect(/^view:Checkout:\*: another view in the source has the same name/);
+      expect(/^member:owner@example.com:role owner: .*imported as admin/);
+      expect(/^member:viewer@example.com:group "g-unknown": /);
+      assert.equal(result.created, 5);
+      assert.deepEqual(result.failed, []);
+
+      const views = await api(target.url, org.serviceKey, 'GET', '/v1/config/view');
+      assert.equal(views.length, 1);
+      const [checkout] = views;
+      assert.deepEqual(checkout.category, ['Mezmo views']);
+      assert.equal(checkout.presetids.length, 1, 'its preset alert comes, without its Slack channel');
+      assert.deepEqual(checkout.channels.map((channel: { integration: string }) => channel.integration), ['pagerduty', 'email']);
+      assert.deepEqual(checkout.channels[1].emails, ['oncall@example.com']);
+      const members = await api(target.url, org.serviceKey, 'GET', '/v1/config/members');
+      assert.deepEqual(members.map((member: { email: string; role: string }) => `${member.email}:${member.role}`), ['owner@example.com:admin', 'viewer@example.com:readonly']);
+    } finally {
+      await new Promise((resolve) => fixture.close(resolve));
+    }
+  });
+});
