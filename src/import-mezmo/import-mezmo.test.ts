@@ -84,6 +84,8 @@ describe('import-mezmo', () => {
       await call('POST', '/v1/config/view', { name: 'With preset', apps: ['api'], presetid: pager.presetid });
       await call('POST', '/v1/config/members', { email: 'ann@example.com', role: 'admin', groups: [support.id] });
       await call('POST', '/v1/config/members', { email: 'bob@example.com', role: 'readonly' });
+      await call('POST', '/v1/config/ingestion/exclusions', { title: 'Health checks', active: true, indexonly: false, apps: ['lb'], query: 'GET /health' });
+      await call('PUT', '/v1/config/index-rate', { max_lines: 500_000, threshold_alert: 'separate', frequency: 'hourly', enabled: true, channels: { email: ['rate@example.com'] } });
     });
     after(async () => {
       if (source) {
@@ -105,7 +107,7 @@ describe('import-mezmo', () => {
       assert.equal(plan.dryRun, true);
       assert.equal(plan.account, target.org.account);
       assert.deepEqual(names(plan.create), [
-        'category:boards/Ops boards', 'category:views/Payments', 'group:Support', 'member:ann@example.com', 'member:bob@example.com',
+        'category:boards/Ops boards', 'category:views/Payments', 'exclusion:Health checks', 'group:Support', 'index-rate:index-rate alert', 'member:ann@example.com', 'member:bob@example.com',
         'preset:Pager', 'view:Errors', 'view:With preset',
       ]);
       assert.deepEqual(plan.update, []);
@@ -115,6 +117,8 @@ describe('import-mezmo', () => {
       assert.deepEqual(await local('/v1/config/categories/views'), []);
       assert.deepEqual(await local('/v1/config/groups'), []);
       assert.deepEqual(await local('/v1/config/members'), []);
+      assert.deepEqual(await local('/v1/config/ingestion/exclusions'), []);
+      assert.equal((await local('/v1/config/index-rate')).enabled, false);
     });
 
     test('the import creates everything, and the running server alerts on an imported view at once', async () => {
@@ -122,7 +126,7 @@ describe('import-mezmo', () => {
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.lines.length, 2);
       const { result } = run.lines[1];
-      assert.equal(result.created, 8);
+      assert.equal(result.created, 10);
       assert.equal(result.updated, 0);
       assert.deepEqual(result.failed, []);
       assert.equal(result.server, 'notified');
@@ -150,6 +154,13 @@ describe('import-mezmo', () => {
       const ann = members.find((member: { email: string }) => member.email === 'ann@example.com');
       assert.equal(ann.role, 'admin');
       assert.deepEqual(ann.groups, [groups[0].id]);
+      const [exclusion] = await local('/v1/config/ingestion/exclusions');
+      assert.deepEqual(
+        { title: exclusion.title, active: exclusion.active, indexonly: exclusion.indexonly, apps: exclusion.apps, query: exclusion.query },
+        { title: 'Health checks', active: true, indexonly: false, apps: ['lb'], query: 'GET /health' },
+      );
+      const rate = await local('/v1/config/index-rate');
+      assert.deepEqual([rate.enabled, rate.max_lines, rate.frequency, rate.channels.email], [true, 500_000, 'hourly', ['rate@example.com']]);
 
       // Written by another process: the server (embedded, without shared-database reloads) knows only through its control socket.
       const ingest = await request(`${target.url}/logs/ingest?hostname=web-1`, {
@@ -175,7 +186,8 @@ describe('import-mezmo', () => {
       assert.deepEqual(plan.create, []);
       assert.deepEqual(names(plan.update), ['view:Errors'], 'only what changed at the source');
       assert.deepEqual(names(plan.keep), [
-        'category:boards/Ops boards', 'category:views/Payments', 'group:Support', 'member:ann@example.com', 'member:bob@example.com', 'preset:Pager', 'view:With preset',
+        'category:boards/Ops boards', 'category:views/Payments', 'exclusion:Health checks', 'group:Support', 'index-rate:index-rate alert', 'member:ann@example.com', 'member:bob@example.com',
+        'preset:Pager', 'view:With preset',
       ]);
       assert.equal(result.created, 0);
       assert.equal(result.updated, 1);
@@ -209,7 +221,7 @@ describe('import-mezmo', () => {
         const run = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account]);
         assert.equal(run.code, 0, run.stderr);
         const { result } = run.lines[1];
-        assert.equal(result.created, 8);
+        assert.equal(result.created, 10);
         assert.equal(result.server, 'not running');
         const again = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account, '--dry-run']);
         assert.deepEqual(again.lines[0].plan.create, []);

@@ -41,6 +41,19 @@ export class MezmoSource {
    * any other failure is the caller's to report for that one kind.
    */
   async list(path: string): Promise<Array<Record<string, unknown>>> {
+    const body = await this.get(path);
+    if (!Array.isArray(body)) throw new SourceReadError(path, 200, 'the answer is not a JSON array');
+    return body.filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object' && !Array.isArray(item));
+  }
+
+  /** A JSON object from `path`, for a singleton resource (the index-rate alert). */
+  async one(path: string): Promise<Record<string, unknown>> {
+    const body = await this.get(path);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new SourceReadError(path, 200, 'the answer is not a JSON object');
+    return body as Record<string, unknown>;
+  }
+
+  private async get(path: string): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.url}${path}`, {
@@ -62,7 +75,6 @@ export class MezmoSource {
       throw new ImportError(`${this.url} refused the service key (GET ${path} answered ${response.status}${detail ? `: ${detail}` : ''}).`);
     }
     if (response.status !== 200) throw new SourceReadError(path, response.status, detail);
-    if (!Array.isArray(body)) throw new SourceReadError(path, response.status, 'the answer is not a JSON array');
-    return body.filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object' && !Array.isArray(item));
+    return body;
   }
 }

@@ -55,6 +55,16 @@ function checkQuery(query: string | undefined): void {
   }
 }
 
+/**
+ * A new rule's fields from a body as POST takes it (Mezmo's defaults filled in), or the catalogue's
+ * 400: the route's and `logstead import-mezmo`'s one validation.
+ */
+export function parseExclusionRule(body: unknown): ExclusionRuleFields {
+  const parsed = validate<Partial<ExclusionRuleFields>>(ruleSchema, withoutEmpty(body));
+  checkQuery(parsed.query);
+  return complete(parsed);
+}
+
 const complete = (body: Partial<ExclusionRuleFields>): ExclusionRuleFields => ({
   title: body.title ?? '',
   active: body.active ?? false,
@@ -84,9 +94,7 @@ export async function ingestionControlRoutes(app: FastifyInstance, deps: Ingesti
 
   app.post(base, { config: { permission: 'admin', audit: 'ingestion-exclusion' } }, async (request) => {
     const account = await auth.account(request);
-    const body = validate<Partial<ExclusionRuleFields>>(ruleSchema, withoutEmpty(request.body));
-    checkQuery(body.query);
-    const created = await exclusions.create(account, complete(body));
+    const created = await exclusions.create(account, parseExclusionRule(request.body));
     if (created === 'full') throw errors.tooManyRules(`An organisation may have at most ${MAX_EXCLUSION_RULES} exclusion rules; delete one first. Nothing was created.`);
     await deps.changed();
     return created;
