@@ -16,7 +16,7 @@ test('start prints one block saying what is served where, with the real data dir
   fs.symlinkSync(real, path.join(scratch, 'link'));
   const dataDir = path.join(scratch, 'link', 'data');
   const realDataDir = path.join(fs.realpathSync(real), 'data');
-  const env = { LOGSTEAD_RETENTION_DAYS: '12', LOGSTEAD_LOG_LEVEL: 'warn' };
+  const env = { LOGSTEAD_RETENTION_DAYS: '12', LOGSTEAD_LOG_LEVEL: 'warn', LOGSTEAD_SYSLOG_UDP_PORT: '0', LOGSTEAD_RELP_PORT: '0' };
 
   const first = await serveProcess(dataDir, env);
   const credentials = path.join(realDataDir, 'initial-credentials.json');
@@ -26,6 +26,7 @@ test('start prints one block saying what is served where, with the real data dir
   assert.match(block, new RegExp(`^Logstead ${version.replaceAll('.', '\\.')} is listening on ${first.url}\n`));
   for (const [name, value] of [
     ['Ingest', `${first.url}/logs/ingest?hostname=<host>`],
+    ['Also takes', `OTLP ${first.url}/v1/logs, Elasticsearch ${first.url}/_bulk, Loki ${first.url}/loki/api/v1/push`],
     ['Metrics', `${first.url}/metrics`],
     ['Health', `${first.url}/healthz`],
     ['Data', realDataDir],
@@ -36,6 +37,8 @@ test('start prints one block saying what is served where, with the real data dir
     assert.match(block, new RegExp(`\n  ${name} +${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `${name} in:\n${block}`);
   }
   assert.match(block, /\n {2}Log viewer +(http:\/\/\S+\/|not built)/);
+  // The listeners that are on, with the ports they really bound (0 asked for any).
+  assert.match(block, /\n {2}Syslog +UDP 127\.0\.0\.1:[1-9]\d*, RELP 127\.0\.0\.1:[1-9]\d*\n/);
   // The first start's keys follow, with the same real path.
   assert.match(banner, new RegExp(`Created the default organisation. Its keys are shown once, and saved to\n  ${credentials.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(readable only by you\\)`));
   assert.match(banner, new RegExp(`ingestion key  ${keys.ingestionKey}`));

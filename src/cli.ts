@@ -111,7 +111,7 @@ async function serve(): Promise<void> {
   const running = await startLogstead(settings);
   // The real path: the data directory may be reached through a symbolic link.
   const dataDir = fs.realpathSync(settings.dataDir);
-  console.log(describeStart(settings, running.url, dataDir));
+  console.log(describeStart(settings, running.url, dataDir, running.syslogPorts));
   if (running.firstStart) console.log(describeFirstStart(running.firstStart, dataDir));
   let stopping = false;
   const stop = (signal: string) => {
