@@ -5,6 +5,7 @@ import type { Accounts } from './accounts/accounts.js';
 import { startAccounts } from './accounts/start.js';
 import type { AlertEvaluator } from './alerts/evaluator.js';
 import { startAlerts } from './alerts/start.js';
+import { startArchive } from './archive/start.js';
 import { startAudit } from './audit/start.js';
 import { startBackupControl } from './backup/start.js';
 import { startExport } from './export/start.js';
@@ -15,6 +16,7 @@ import { startElasticIngest } from './ingest/elasticsearch/start.js';
 import { startLokiIngest } from './ingest/loki/start.js';
 import { startOtlpIngest } from './ingest/otlp/start.js';
 import { startIngest } from './ingest/start.js';
+import { openSecretBox } from './lib/secret-box.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
 import { alertActivity, countDelivery, countRetentionDrop, countStored, measureFlushes } from './metrics/recorders.js';
@@ -78,6 +80,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   try {
     const repository = await started.add(startRepository(settings));
     const { db, shared, nodeSlot } = repository;
+    const secretBox = await openSecretBox(db, settings);
     const { accounts, sessions, auth, members, groups } = await started.add(startAccounts({ db }));
     const audit = await started.add(startAudit({ db, auth, accounts }));
     const { policy } = await started.add(startRetentionPolicy({ accounts, auth, defaultDays: settings.retentionDays, log }));
@@ -94,13 +97,14 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startOtlpIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, log }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
+    const archive = await started.add(startArchive({ settings: settings.archive, db, nodeSlot, box: secretBox, store, auth, metrics, log }));
     await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
     const { usage } = await started.add(startUsage({ store, policy, auth }));
     const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views }));
     await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));
-    await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, dropped: countRetentionDrop(metrics), log }));
+    await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, holds: () => archive.holds(keptFrom), dropped: countRetentionDrop(metrics), log }));
     await started.add(startBackupControl({ settings, executor, sqlite: repository.sqlite, accounts, usage, log }));
 
     let firstStart: FirstStartCredentials | null = null;

@@ -112,6 +112,16 @@ export const errors = {
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),
   conflict: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
 
+  // Archiving (src/archive): what an admin configuring a bucket needs to fix.
+  archiveUnsupportedIntegration: (integration: string) =>
+    new ApiError(400, envelope(`Archiving to "${integration}" is not supported; Logstead archives to S3-compatible stores: integration s3, ibm or dos.`, 'BadRequest')),
+  archiveCheckFailed: (detail: string) =>
+    new ApiError(400, envelope(`The archive store refused a test write (an object written and deleted again): ${detail}. Nothing was saved.`, 'BadRequest')),
+  archivePrivateEndpoint: (host: string) =>
+    new ApiError(400, envelope(`The endpoint ${host} is an internal (loopback, private or reserved) address, which this server does not archive to (LOGSTEAD_ALLOW_PRIVATE_ARCHIVES=false).`, 'BadRequest')),
+  archiveNotConfigured: () => new ApiError(404, envelope('Archiving is not configured for this organisation.', 'NotFound')),
+  archiveConfigured: () => new ApiError(409, envelope('Archiving is already configured for this organisation; PUT changes it, DELETE ends it.', 'Conflict')),
+
   // Export download links.
   downloadForbidden: () => new ApiError(403, envelope('This download link is not valid.', 'Forbidden')),
   /** A one-time link (invitation, password reset) that was used or has expired. */

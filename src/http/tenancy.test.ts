@@ -11,6 +11,7 @@ import { errors } from './errors.js';
 import { declaredPermissions, leastRoleFor, type Role, roleAllows } from './permissions.js';
 import { type MemberSession, type TestServer, basic, eventually, jsonLines, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
+import { S3RVER_KEY, S3RVER_SECRET, startStoreGate, startTestS3 } from '../testing/s3-server.js';
 import { registeredRoutes } from '../testing/registered-routes.js';
 import { VIEWER_DIR } from '../viewer/static-routes.js';
 
@@ -31,6 +32,9 @@ const A_LINE = `checkout own line ${hex()}`;
 
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+/** B archives to a bucket named with the marker, behind a gate that checks signatures. */
+let s3: Awaited<ReturnType<typeof startTestS3>>;
+let s3Gate: Awaited<ReturnType<typeof startStoreGate>>;
 let A: NewAccount;
 let B: NewAccount;
 let session: { cookie: string; csrf: string };
@@ -128,7 +132,10 @@ before(async () => {
   const group = await asB('POST', '/v1/config/groups', { name: groupName, access_scopes: `app:${MARKER}` });
   const member = await asB('POST', '/v1/config/members', { email: `m${MARKER}@example.com`, role: 'admin', groups: [group.json?.id] });
   const retention = await asB('PUT', '/v1/config/retention', { days: B_RETENTION_DAYS });
-  for (const reply of [category, preset, view, key, group, member, retention]) assert.equal(reply.status, 200, reply.text);
+  s3 = await startTestS3(MARKER);
+  s3Gate = await startStoreGate(s3.endpoint);
+  const archiving = await asB('POST', '/v1/config/archiving', { integration: 's3', bucket: MARKER, endpoint: s3Gate.endpoint, accesskey: S3RVER_KEY, secretkey: S3RVER_SECRET, forcepathstyle: true });
+  for (const reply of [category, preset, view, key, group, member, retention, archiving]) assert.equal(reply.status, 200, reply.text);
   adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
   readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
@@ -207,6 +214,8 @@ before(async () => {
 after(async () => {
   await server?.close();
   await smtp?.close();
+  await s3Gate?.close();
+  await s3?.close();
 });
 
 /** Everything of B's that must never reach A. */
@@ -500,6 +509,32 @@ const PROBES: Probe[] = [
   },
   { route: 'PUT /v1/config/retention', does: "sets the retention naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/retention?account=${t.account}`, body: { days: 2, account: t.account } }), allowed: [200, 400] },
 
+  // Archiving: B has a configuration (its bucket is named with the marker); A has none.
+  { route: 'GET /v1/config/archiving', does: "reads the archiving naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/archiving?account=${t.account}` }), allowed: [404] },
+  {
+    route: 'POST /v1/config/archiving',
+    does: "configures archiving naming B's account, with a store that refuses",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/archiving?account=${t.account}`, body: { account: t.account, integration: 'gcs', bucket: 'x' } }),
+    allowed: [400],
+  },
+  {
+    route: 'PUT /v1/config/archiving',
+    does: "replaces the archiving naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/archiving?account=${t.account}`, body: { account: t.account, integration: 's3', bucket: 'intruder', accesskey: 'x', secretkey: 'y' } }),
+    allowed: [404],
+  },
+  { route: 'DELETE /v1/config/archiving', does: "ends the archiving naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/archiving?account=${t.account}` }), allowed: [404] },
+  {
+    route: 'GET /v1/archive/status',
+    does: "reads the archive status naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/archive/status?account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json, { configured: false, pending: 0, failing: 0, files: [] }, "A's own status, not B's"),
+  },
+
   // Views.
   { route: 'GET /v1/config/view', does: 'lists views', auth: 'service', request: (t) => ({ path: `/v1/config/view?account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/config/view/:viewid', does: "reads B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}` }), allowed: refused, bSees: true },
@@ -730,6 +765,7 @@ describe("B's data after the matrix", () => {
     assert.equal(group.json.access_scopes, `app:${MARKER}`);
     assert.deepEqual(group.json.members, [b.memberEmail]);
     assert.equal((await asB('GET', '/v1/config/retention')).json.retentionDays, B_RETENTION_DAYS);
+    assert.equal((await asB('GET', '/v1/config/archiving')).json.bucket, MARKER, "B's archiving is intact");
     for (const listing of ['/v1/config/members', '/v1/config/groups', '/v1/config/audit?limit=500']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);

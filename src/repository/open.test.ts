@@ -26,12 +26,12 @@ test('a step cut short on SQLite (its column added, the step not recorded) is fi
   try {
     const first = await openConfigDatabase({ dataDir });
     // The last step, cut short after its column additions: one of its tables is missing, the step unrecorded.
-    await sql`DELETE FROM kysely_migration WHERE name = '0003_people'`.execute(first.database.db);
-    await sql`DROP TABLE audit_records`.execute(first.database.db);
+    await sql`DELETE FROM kysely_migration WHERE name = '0004_archive'`.execute(first.database.db);
+    await sql`DROP TABLE archive_files`.execute(first.database.db);
     await first.database.close();
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0003_people']);
-    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM audit_records`.execute(again.database.db)).rows[0].n, 0);
+    assert.deepEqual(again.applied, ['0004_archive']);
+    assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM archive_files`.execute(again.database.db)).rows[0].n, 0);
     await again.database.close();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

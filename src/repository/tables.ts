@@ -197,4 +197,41 @@ export interface ConfigTables {
     id: Generated<number>;
     started_at: number;
   };
+  /** An organisation's archive bucket (src/archive); the secret access key sealed. */
+  archive_configs: {
+    account: string;
+    integration: string;
+    bucket: string;
+    endpoint: string | null;
+    region: string | null;
+    access_key: string;
+    secret_sealed: string;
+    force_path_style: number;
+    configured_at: number;
+    updated_at: number;
+    passed_to: number;
+    eligible_before: number;
+  };
+  /** One archive object, planned then written (src/archive/archive-files.ts). */
+  archive_files: {
+    id: Generated<number>;
+    account: string;
+    hour: number;
+    seq: number;
+    object_key: string;
+    arrival_from: number;
+    arrival_to: number;
+    planned_lines: number;
+    status: 'pending' | 'written';
+    lines: number | null;
+    bytes: number | null;
+    attempts: number;
+    next_attempt_at: number;
+    last_error: string | null;
+    claimed_until: number | null;
+    claimed_by: number | null;
+    claim_token: string | null;
+    created_at: number;
+    written_at: number | null;
+  };
 }

@@ -353,6 +353,44 @@ export class LogStore {
   }
 
   /**
+   * For the archiver (src/archive): an organisation's lines per hour of their time that arrived
+   * in a pass. Arrival is read from the line id, which ingest numbers from the arrival clock
+   * (ingest/line-ids.ts), so it is durable and the same on every read. A pass takes the lines
+   * that arrived from `configuredAt` to `passedTo` in hours before `eligibleBefore`, except those a
+   * previous pass took: lines that arrived before `passedFrom` in hours before `eligibleFrom`.
+   * Read without the retention filter: a line past retention that is still stored is archived.
+   */
+  async archiveHours(account: string, pass: ArchivePass): Promise<Array<{ hour: number; lines: number }>> {
+    const rows = await this.executor.rows<{ hour: string; lines: string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(ts), 3600000) * 3600000 AS hour, count() AS lines FROM ${this.tables.reads}
+        WHERE account = {account:String} AND id >= {configuredId:UInt64} AND id < {toId:UInt64}
+          AND ts < fromUnixTimestamp64Milli({eligibleBefore:Int64})
+          AND (id >= {fromId:UInt64} OR ts >= fromUnixTimestamp64Milli({eligibleFrom:Int64}))
+        GROUP BY hour ORDER BY hour`,
+      {
+        account,
+        configuredId: arrivalId(pass.configuredAt),
+        fromId: arrivalId(pass.passedFrom),
+        toId: arrivalId(pass.passedTo),
+        eligibleBefore: pass.eligibleBefore,
+        eligibleFrom: pass.eligibleFrom,
+      },
+    );
+    return rows.map((row) => ({ hour: Number(row.hour), lines: Number(row.lines) }));
+  }
+
+  /** One archive file's lines: an hour's lines (by time) that arrived in a window, in time order. */
+  archiveLines(account: string, hourMs: number, arrivalFrom: number, arrivalTo: number): AsyncIterable<StoredLine[]> {
+    const sql = `SELECT ${columns} FROM ${this.tables.reads}
+      WHERE account = {account:String} AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts < fromUnixTimestamp64Milli({toMs:Int64})
+        AND id >= {fromId:UInt64} AND id < {toId:UInt64}
+      ORDER BY ts, id SETTINGS output_format_json_quote_64bit_integers = 1`;
+    return withMillis(
+      this.executor.stream<StoredLine & { ts_ms: string }>(sql, { account, fromMs: hourMs, toMs: hourMs + 3_600_000, fromId: arrivalId(arrivalFrom), toId: arrivalId(arrivalTo) }),
+    );
+  }
+
+  /**
    * Size of the stored data, and how many background merges are running on it: for operators and
    * the benchmarks' bytes-per-line figures.
    */
@@ -365,6 +403,22 @@ export class LogStore {
     return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
   }
 }
+
+/** One archiver pass's bounds (LogStore.archiveHours); times in Unix ms. */
+export interface ArchivePass {
+  configuredAt: number;
+  passedFrom: number;
+  passedTo: number;
+  eligibleFrom: number;
+  eligibleBefore: number;
+}
+
+/**
+ * The smallest line id of lines that arrived at or after `ms`: ids are (arrival ms × 1024 +
+ * counter) × 1000 + node slot (ingest/line-ids.ts). A burst that borrowed ids from the next
+ * millisecond counts as arriving then, on every read alike.
+ */
+export const arrivalId = (ms: number): string => String(BigInt(Math.max(0, Math.floor(ms))) * 1_024_000n);
 
 async function* withMillis(chunks: AsyncIterable<Array<StoredLine & { ts_ms: string }>>): AsyncIterable<StoredLine[]> {
   for await (const rows of chunks) {

@@ -1,0 +1,122 @@
+import Joi from 'joi';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../http/errors.js';
+import type { ServiceAuth } from '../http/service-auth.js';
+import { validate } from '../http/validation.js';
+import { internalLiteral } from '../lib/private-address.js';
+import { ARCHIVE_INTEGRATIONS, type ArchiveConfigInput, type ArchiveConfigs } from './archive-config.js';
+import type { ArchiveFiles } from './archive-files.js';
+import { ArchiveBucket, storeError } from './bucket.js';
+
+/** S3's bucket names: 3 to 63 lower-case letters, digits, dots and hyphens. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+const configSchema = (secretRequired: boolean) =>
+  Joi.object({
+    integration: Joi.string()
+      .valid(...ARCHIVE_INTEGRATIONS)
+      .required(),
+    bucket: Joi.string().pattern(BUCKET_NAME).required().messages({ 'string.pattern.base': '"bucket" must be an S3 bucket name: 3 to 63 lower-case letters, digits, dots and hyphens' }),
+    endpoint: Joi.string()
+      .uri({ scheme: ['http', 'https'] })
+      .allow('', null)
+      // IBM COS and DigitalOcean Spaces have no default endpoint: it names the region's.
+      .when('integration', { is: Joi.valid('ibm', 'dos'), then: Joi.string().required().invalid('', null) }),
+    region: Joi.string().max(64).pattern(/^[a-z0-9-]+$/).allow('', null),
+    accesskey: Joi.string().max(1024).required(),
+    secretkey: secretRequired ? Joi.string().max(1024).required() : Joi.string().max(1024),
+    forcepathstyle: Joi.boolean().default(false),
+  });
+
+const statusSchema = Joi.object({ limit: Joi.number().integer().min(1).max(10_000).default(500) });
+
+export interface ArchiveRoutesDeps {
+  auth: ServiceAuth;
+  configs: ArchiveConfigs;
+  files: ArchiveFiles;
+  /** LOGSTEAD_ALLOW_PRIVATE_ARCHIVES. */
+  allowPrivate: boolean;
+}
+
+/**
+ * /v1/config/archiving, Mezmo's singleton (compat reference §5.7): GET shows the configuration
+ * without its secret key, POST creates it, PUT replaces it (without `secretkey`, the stored one is
+ * kept), DELETE ends archiving. POST and PUT first prove the credentials by writing and deleting a
+ * small object, and save nothing if the store refuses. And GET /v1/archive/status: what was
+ * written per hour and what is pending or failing. Admins only; changes are audited (the audit
+ * trail masks accesskey and secretkey, and the answers never carry the secret).
+ */
+export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDeps): Promise<void> {
+  const { auth, configs, files } = deps;
+
+  /** The body as a configuration, the credentials checked against the store. */
+  async function checkedInput(body: unknown, account: string, secretRequired: boolean): Promise<ArchiveConfigInput> {
+    const integration = (body as { integration?: unknown } | null)?.integration;
+    if (typeof integration === 'string' && !(ARCHIVE_INTEGRATIONS as readonly string[]).includes(integration)) throw errors.archiveUnsupportedIntegration(integration);
+    const input = validate<ArchiveConfigInput>(configSchema(secretRequired), body);
+    if (!input.endpoint) delete input.endpoint;
+    if (!input.region) delete input.region;
+    if (input.secretkey === undefined) {
+      const stored = await configs.target(account);
+      if (!stored) throw errors.archiveNotConfigured();
+      input.secretkey = stored.secretkey;
+    }
+    if (input.endpoint && !deps.allowPrivate) {
+      const internal = internalLiteral(new URL(input.endpoint));
+      if (internal) throw errors.archivePrivateEndpoint(internal);
+    }
+    const bucket = await ArchiveBucket.open(input, deps.allowPrivate);
+    try {
+      await bucket.check();
+    } catch (error) {
+      throw errors.archiveCheckFailed(storeError(error));
+    } finally {
+      bucket.close();
+    }
+    return input;
+  }
+
+  const view = async (account: string) => {
+    const found = await configs.view(account);
+    if (!found) throw errors.archiveNotConfigured();
+    return found;
+  };
+
+  app.get('/v1/config/archiving', { config: { permission: 'admin' } }, async (request) => view(await auth.account(request)));
+
+  app.post('/v1/config/archiving', { config: { permission: 'admin', audit: 'archiving' } }, async (request) => {
+    const account = await auth.account(request);
+    if (await configs.view(account)) throw errors.archiveConfigured();
+    const input = await checkedInput(request.body, account, true);
+    if (!(await configs.save(account, input, Date.now(), 'create'))) throw errors.archiveConfigured();
+    return view(account);
+  });
+
+  app.put('/v1/config/archiving', { config: { permission: 'admin', audit: 'archiving' } }, async (request) => {
+    const account = await auth.account(request);
+    if (!(await configs.view(account))) throw errors.archiveNotConfigured();
+    const input = await checkedInput(request.body, account, false);
+    if (!(await configs.save(account, input, Date.now(), 'replace'))) throw errors.archiveNotConfigured();
+    return view(account);
+  });
+
+  app.delete('/v1/config/archiving', { config: { permission: 'admin', audit: 'archiving' } }, async (request) => {
+    const account = await auth.account(request);
+    if (!(await configs.remove(account))) throw errors.archiveNotConfigured();
+    return { deleted: true };
+  });
+
+  app.get('/v1/archive/status', { config: { permission: 'admin' } }, async (request) => {
+    const account = await auth.account(request);
+    const { limit } = validate<{ limit: number }>(statusSchema, request.query);
+    const position = await files.position(account);
+    const list = await files.status(account, limit);
+    return {
+      configured: position !== undefined,
+      ...(position ? { configuredAt: position.configuredAt, archivedArrivalsBefore: position.passedTo, hoursDueBefore: new Date(position.eligibleBefore).toISOString() } : {}),
+      pending: list.filter((file) => file.status === 'pending').length,
+      failing: list.filter((file) => file.status === 'pending' && file.lastError !== null).length,
+      files: list,
+    };
+  });
+}
