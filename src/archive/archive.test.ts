@@ -48,8 +48,8 @@ async function ingest(key: string, lines: Array<{ line: string; timestamp: numbe
   assert.equal(reply.status, 200, reply.text);
 }
 
-async function exported(serviceKey: string, word: string): Promise<Array<Record<string, unknown>>> {
-  const reply = await request(`${server.url}/v1/export?from=0&to=${Date.now() + HOUR_MS}&query=${word}`, { headers: { servicekey: serviceKey } });
+async function exported(serviceKey: string, word: string, extra = ''): Promise<Array<Record<string, unknown>>> {
+  const reply = await request(`${server.url}/v1/export?from=0&to=${Date.now() + HOUR_MS}&query=${encodeURIComponent(word)}${extra}`, { headers: { servicekey: serviceKey } });
   assert.equal(reply.status, 200, reply.text);
   return jsonLines(reply.text);
 }
@@ -175,6 +175,29 @@ test('every line that arrives after archiving is configured is archived exactly 
   assert.equal(new Set(ids).size, ids.length, 'no line archived twice');
   const expected = (await exported(key, 'archword')).filter((record) => record._line !== 'archword before configured').map((record) => record._id);
   assert.deepEqual([...ids].sort(), [...expected].sort(), 'every line after the configuration archived');
+
+  // The archive searched with the same language, by the engine reading the bucket.
+  const fromStore = (await exported(key, 'archword')).filter((record) => record._line !== 'archword before configured');
+  assert.deepEqual(await exported(key, 'archword', '&source=archive'), fromStore, 'the archive answers as the store does');
+  const lateFromArchive = await exported(key, '"archword late"', '&source=archive&prefer=head');
+  assert.deepEqual(lateFromArchive.map((record) => record._line).sort(), ['archword late one', 'archword late three', 'archword late two']);
+  assert.deepEqual(lateFromArchive, await exported(key, '"archword late"', '&prefer=head'));
+  const window = `from=${h2}&to=${h2 + HOUR_MS - 1}`;
+  const v2Pages: string[] = [];
+  let token = '';
+  for (let page = 0; page < 20; page++) {
+    const reply = await call('GET', `/v2/export?${window}&source=archive&size=4&query=archword${token ? `&pagination_id=${token}` : ''}`, key);
+    assert.equal(reply.status, 200, reply.text);
+    v2Pages.push(...reply.json.lines.map((record: { _id: string }) => record._id));
+    if (!reply.json.pagination_id) break;
+    token = reply.json.pagination_id;
+  }
+  const h2Ids = fromStore.filter((record) => (record._ts as number) >= h2 && (record._ts as number) < h2 + HOUR_MS).map((record) => record._id);
+  assert.deepEqual([...v2Pages].sort(), [...h2Ids].sort(), 'v2 pages walk the archived hour once');
+  const notArchiving = await server.createOrg('archive-none');
+  assert.equal((await call('GET', `/v1/export?from=0&to=${Date.now()}&source=archive`, notArchiving.serviceKey)).status, 404);
+  assert.equal((await call('GET', `/v1/export?from=0&to=${Date.now()}&source=nowhere`, key)).status, 400);
+
   const metrics = await request(`${server.url}/metrics`);
   assert.match(metrics.text, /logstead_archive_failures_total [1-9]/);
 });

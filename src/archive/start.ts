@@ -11,6 +11,7 @@ import { ArchiveConfigs } from './archive-config.js';
 import { ArchiveFiles } from './archive-files.js';
 import { archiveRoutes } from './archive-routes.js';
 import { Archiver } from './archiver.js';
+import { ArchiveSearch } from './archive-search.js';
 
 export interface ArchiveDeps {
   settings: ArchiveSettings;
@@ -27,7 +28,7 @@ export interface ArchiveDeps {
  * Archiving: the bucket configuration (/v1/config/archiving), the archiver that writes each
  * organisation's closed hours to it on whichever node claims them, and GET /v1/archive/status.
  */
-export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { files: ArchiveFiles; configs: ArchiveConfigs; holds: (keptFrom: (account: string) => number) => Promise<Map<string, number>> }> {
+export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { files: ArchiveFiles; configs: ArchiveConfigs; search: ArchiveSearch; holds: (keptFrom: (account: string) => number) => Promise<Map<string, number>> }> {
   const configs = new ArchiveConfigs(deps.db, deps.box);
   const files = new ArchiveFiles(deps.db, deps.nodeSlot);
   const { metrics } = deps;
@@ -87,6 +88,7 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
   return {
     files,
     configs,
+    search: new ArchiveSearch(deps.db, configs, deps.store),
     holds,
     routes: async (app) => {
       await app.register(archiveRoutes, { auth: deps.auth, configs, files, allowPrivate: deps.settings.allowPrivate });

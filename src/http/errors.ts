@@ -120,6 +120,7 @@ export const errors = {
   archivePrivateEndpoint: (host: string) =>
     new ApiError(400, envelope(`The endpoint ${host} is an internal (loopback, private or reserved) address, which this server does not archive to (LOGSTEAD_ALLOW_PRIVATE_ARCHIVES=false).`, 'BadRequest')),
   archiveNotConfigured: () => new ApiError(404, envelope('Archiving is not configured for this organisation.', 'NotFound')),
+  archiveReadFailed: (detail: string) => new ApiError(502, envelope(`The archive bucket could not be read: ${detail}`, 'BadGateway')),
   archiveConfigured: () => new ApiError(409, envelope('Archiving is already configured for this organisation; PUT changes it, DELETE ends it.', 'Conflict')),
 
   // Export download links.

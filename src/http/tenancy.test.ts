@@ -394,6 +394,8 @@ const PROBES: Probe[] = [
   // Export, v1 and v2, and the e-mailed links.
   { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },
   { route: 'GET /v1/export', does: "searches for B's word", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&query=${t.word}` }), allowed: [200], check: emptyJsonLines },
+  { route: 'GET /v1/export', does: "searches the archive naming B's account (A does not archive)", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&source=archive&account=${t.account}` }), allowed: [404] },
+  { route: 'GET /v2/export', does: "searches the archive naming B's account (A does not archive)", auth: 'service', request: (t) => ({ path: `/v2/export?${WINDOW}&source=archive&account=${t.account}` }), allowed: [404] },
   { route: 'GET /v1/export', does: "names B's account", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&account=${t.account}` }), allowed: [200], check: hasALines, bSees: true },
   {
     route: 'GET /v1/export',

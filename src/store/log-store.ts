@@ -3,7 +3,7 @@ import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
-import { type LogTables, logTables } from './tables.js';
+import { type LogTables, logTables, sqlString } from './tables.js';
 
 /** What to read. Every read is scoped to one account and a closed time range. */
 export interface LineFilter {
@@ -391,6 +391,30 @@ export class LogStore {
   }
 
   /**
+   * Archived lines, read from object storage by the engine itself (its s3() table function reads
+   * the gzip JSON Lines objects, choosing gzip by their .gz names): each row is an export record as
+   * archived, in time order (`direction`), within a time range and strictly after `after` when
+   * given. `objects` are the objects' URLs, already limited to the hours in range.
+   */
+  readArchive(objects: ArchiveObjects, filter: { account: string; fromMs: number; toMs: number; after?: LinePosition }, direction: 'ASC' | 'DESC'): AsyncIterable<Array<{ json: string }>> {
+    if (objects.urls.length === 0) return (async function* () {})();
+    const credentials = `${sqlString(objects.accessKey)}, ${sqlString(objects.secretKey)}`;
+    const sources = objects.urls.map((url) => `SELECT json FROM s3(${sqlString(url)}, ${credentials}, 'JSONAsString')`).join(' UNION ALL ');
+    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs };
+    let after = '';
+    if (filter.after) {
+      params.afterTs = filter.after.ts;
+      params.afterId = filter.after.id;
+      after = ` AND (ts_ms, line_id) ${direction === 'ASC' ? '>' : '<'} ({afterTs:Int64}, {afterId:UInt64})`;
+    }
+    const sql = `SELECT json FROM (
+        SELECT json, JSONExtractInt(json, '_ts') AS ts_ms, toUInt64OrZero(JSONExtractString(json, '_id')) AS line_id FROM (${sources})
+      ) WHERE JSONExtractString(json, '_account') = {account:String} AND ts_ms >= {fromMs:Int64} AND ts_ms <= {toMs:Int64}${after}
+      ORDER BY ts_ms ${direction}, line_id ${direction}`;
+    return this.executor.stream<{ json: string }>(sql, params);
+  }
+
+  /**
    * Size of the stored data, and how many background merges are running on it: for operators and
    * the benchmarks' bytes-per-line figures.
    */
@@ -402,6 +426,13 @@ export class LogStore {
     );
     return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
   }
+}
+
+/** Archive objects to read (LogStore.readArchive): their URLs (a URL may name several with {a,b} globs) and the bucket's credentials. */
+export interface ArchiveObjects {
+  urls: string[];
+  accessKey: string;
+  secretKey: string;
 }
 
 /** One archiver pass's bounds (LogStore.archiveHours); times in Unix ms. */
