@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { exportRecord } from '../export/export-record.js';
 import type { LogStore } from '../store/log-store.js';
@@ -140,13 +140,19 @@ export class Archiver {
     try {
       const target = await this.configs.target(file.account);
       if (!target) return; // archiving ended meanwhile; its pending files went with it
-      const chunks: Buffer[] = [];
+      // Compressed as it is read, so only the compressed object is held (about a tenth of the lines' text).
+      const gzip = createGzip();
+      const compressed: Buffer[] = [];
+      gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
+      const ended = new Promise<void>((resolve, reject) => gzip.on('end', resolve).on('error', reject));
       let lines = 0;
       for await (const rows of this.store.archiveLines(file.account, file.hour, file.arrivalFrom, file.arrivalTo)) {
         lines += rows.length;
-        chunks.push(Buffer.from(rows.map((row) => `${JSON.stringify(exportRecord(row))}\n`).join('')));
+        if (!gzip.write(rows.map((row) => `${JSON.stringify(exportRecord(row))}\n`).join(''))) await new Promise((resolve) => gzip.once('drain', resolve));
       }
-      const body = gzipSync(Buffer.concat(chunks));
+      gzip.end();
+      await ended;
+      const body = Buffer.concat(compressed);
       bucket = await ArchiveBucket.open(target, this.options.allowPrivate);
       await bucket.put(file.objectKey, body);
       if (await this.files.written(file, lines, body.length, this.now())) this.options.recorded?.({ lines, bytes: body.length });
