@@ -97,7 +97,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startOtlpIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, log }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
-    const archive = await started.add(startArchive({ settings: settings.archive, db, nodeSlot, box: secretBox, store, auth, metrics, log }));
+    const archive = await started.add(startArchive({ settings: settings.archive, canSeal: !shared || settings.secretKey !== undefined, db, nodeSlot, box: secretBox, store, auth, metrics, log }));
     await started.add(startExport({ settings, db, store, archive: archive.search, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
     const { usage } = await started.add(startUsage({ store, policy, auth }));
     const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views }));

@@ -36,13 +36,19 @@ export interface ArchiveRoutesDeps {
   files: ArchiveFiles;
   /** LOGSTEAD_ALLOW_PRIVATE_ARCHIVES. */
   allowPrivate: boolean;
+  /**
+   * False on a shared configuration database without LOGSTEAD_SECRET_KEY: each node would seal
+   * with its own key file, and the others could not open the secret.
+   */
+  canSeal: boolean;
 }
 
 /**
  * /v1/config/archiving, Mezmo's singleton (compat reference §5.7): GET shows the configuration
  * without its secret key, POST creates it, PUT replaces it (without `secretkey`, the stored one is
  * kept), DELETE ends archiving. POST and PUT first prove the credentials by writing and deleting a
- * small object, and save nothing if the store refuses. And GET /v1/archive/status: what was
+ * small object, and save nothing if the store refuses (or, on a shared configuration database,
+ * when LOGSTEAD_SECRET_KEY is not set). And GET /v1/archive/status: what was
  * written per hour and what is pending or failing. Admins only; changes are audited (the audit
  * trail masks accesskey and secretkey, and the answers never carry the secret).
  */
@@ -51,6 +57,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
 
   /** The body as a configuration, the credentials checked against the store. */
   async function checkedInput(body: unknown, account: string, secretRequired: boolean): Promise<ArchiveConfigInput> {
+    if (!deps.canSeal) throw errors.archiveNeedsSecretKey();
     const integration = (body as { integration?: unknown } | null)?.integration;
     if (typeof integration === 'string' && !(ARCHIVE_INTEGRATIONS as readonly string[]).includes(integration)) throw errors.archiveUnsupportedIntegration(integration);
     const input = validate<ArchiveConfigInput>(configSchema(secretRequired), body);

@@ -15,6 +15,8 @@ import { ArchiveSearch } from './archive-search.js';
 
 export interface ArchiveDeps {
   settings: ArchiveSettings;
+  /** Whether secrets may be sealed here: not on a shared configuration database without LOGSTEAD_SECRET_KEY. */
+  canSeal: boolean;
   db: ConfigKysely;
   nodeSlot: number;
   box: SecretBox;
@@ -91,7 +93,7 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
     search: new ArchiveSearch(deps.db, configs, deps.store),
     holds,
     routes: async (app) => {
-      await app.register(archiveRoutes, { auth: deps.auth, configs, files, allowPrivate: deps.settings.allowPrivate });
+      await app.register(archiveRoutes, { auth: deps.auth, configs, files, allowPrivate: deps.settings.allowPrivate, canSeal: deps.canSeal });
     },
     close: () => archiver.stop(),
   };
