@@ -200,6 +200,8 @@ test('every line that arrives after archiving is configured is archived exactly 
 
   const metrics = await request(`${server.url}/metrics`);
   assert.match(metrics.text, /logstead_archive_failures_total [1-9]/);
+  assert.match(metrics.text, /logstead_archive_lines_total [1-9]/);
+  assert.match(metrics.text, /logstead_archive_lag_seconds 0\n/, 'nothing waits');
 });
 
 test('retention keeps hours not yet archived while archiving is configured, up to LOGSTEAD_ARCHIVE_HOLD_DAYS', async () => {
@@ -211,6 +213,8 @@ test('retention keeps hours not yet archived while archiving is configured, up t
     const twoDaysAgo = Date.now() - 2 * 86_400_000;
     await ingest(org.ingestionKey, [{ line: 'holdword one', timestamp: twoDaysAgo }, { line: 'holdword two', timestamp: twoDaysAgo + 1 }]);
     await eventually(async () => ((await call('GET', '/v1/archive/status', key)).json.failing > 0 ? true : undefined), 30_000, 'the upload failing');
+    const lag = /logstead_archive_lag_seconds ([\d.e+-]+)/.exec((await request(`${server.url}/metrics`)).text);
+    assert.ok(lag && Number(lag[1]) > 0, 'a file waits: the lag shows it');
     await server.withAccounts((accounts) => accounts.setRetention(org.account, 1));
     await server.restart(); // retention runs at start
     assert.equal(await server.running.store.storedLines(org.account), 2, 'held: not archived yet');
