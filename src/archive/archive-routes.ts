@@ -6,6 +6,9 @@ import { validate } from '../http/validation.js';
 import { internalLiteral } from '../lib/private-address.js';
 import { ARCHIVE_INTEGRATIONS, type ArchiveConfigInput, type ArchiveConfigs } from './archive-config.js';
 import type { ArchiveFiles } from './archive-files.js';
+import type { Restores } from './restores.js';
+import { parseTimeRange } from '../http/filter-params.js';
+import { compileQuery } from '../query/compile.js';
 import { ArchiveBucket, storeError } from './bucket.js';
 
 /** S3's bucket names: 3 to 63 lower-case letters, digits, dots and hyphens. */
@@ -28,6 +31,14 @@ const configSchema = (secretRequired: boolean) =>
     forcepathstyle: Joi.boolean().default(false),
   });
 
+const time = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^\d+$/)).required();
+const restoreSchema = Joi.object({
+  from: time,
+  to: time,
+  query: Joi.string().allow('').max(10_000).default(''),
+  days: Joi.number().integer().min(1).max(90).default(7),
+});
+
 const statusSchema = Joi.object({ limit: Joi.number().integer().min(1).max(10_000).default(500) });
 
 export interface ArchiveRoutesDeps {
@@ -41,6 +52,7 @@ export interface ArchiveRoutesDeps {
    * with its own key file, and the others could not open the secret.
    */
   canSeal: boolean;
+  restores: Restores;
 }
 
 /**
@@ -111,6 +123,22 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
     const account = await auth.account(request);
     if (!(await configs.remove(account))) throw errors.archiveNotConfigured();
     return { deleted: true };
+  });
+
+  app.post('/v1/archive/restore', { config: { permission: 'admin', audit: 'archive-restore' } }, async (request, reply) => {
+    const { account, scope } = await auth.principal(request);
+    const body = validate<{ from: number | string; to: number | string; query: string; days: number }>(restoreSchema, request.body);
+    const { fromMs, toMs } = parseTimeRange({ from: String(body.from), to: String(body.to) });
+    compileQuery(body.query, scope); // a query that does not parse is refused now, as export refuses it
+    if (!(await configs.view(account))) throw errors.archiveNotConfigured();
+    const started = await deps.restores.start(account, { fromMs, toMs, query: body.query, days: body.days, scope });
+    return reply.code(202).send(started);
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/archive/restore/:id', { config: { permission: 'admin' } }, async (request) => {
+    const found = await deps.restores.status(await auth.account(request), request.params.id);
+    if (!found) throw errors.notFound('No such restore.');
+    return found;
   });
 
   app.get('/v1/archive/status', { config: { permission: 'admin' } }, async (request) => {

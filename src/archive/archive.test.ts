@@ -204,6 +204,48 @@ test('every line that arrives after archiving is configured is archived exactly 
   assert.match(metrics.text, /logstead_archive_lag_seconds 0\n/, 'nothing waits');
 });
 
+test('a restore loads matching archived lines back past retention, marked and kept; repeated, it loads nothing twice', async () => {
+  const org = await server.createOrg('archive-restore');
+  const key = org.serviceKey;
+  assert.equal((await call('POST', '/v1/config/archiving', key, s3Config())).status, 200);
+  const threeDaysAgo = Date.now() - 3 * 86_400_000;
+  await ingest(org.ingestionKey, [
+    { line: 'restoreword keep one', timestamp: threeDaysAgo },
+    { line: 'restoreword keep two', timestamp: threeDaysAgo + 1 },
+    { line: 'restoreword other', timestamp: threeDaysAgo + 2 },
+  ]);
+  await settled(key, 3);
+  const archivedKeep = await exported(key, 'restoreword keep', '&source=archive');
+  assert.equal(archivedKeep.length, 2);
+  await server.withAccounts((accounts) => accounts.setRetention(org.account, 1));
+  await server.restart(); // retention drops the lines
+  assert.equal(await server.running.store.storedLines(org.account), 0);
+
+  const body = { from: Math.floor((threeDaysAgo - HOUR_MS) / 1000), to: Date.now(), query: 'restoreword keep', days: 2 };
+  assert.equal((await call('POST', '/v1/archive/restore', key, { ...body, query: 'restoreword (' })).status, 400);
+  const started = await call('POST', '/v1/archive/restore', key, body);
+  assert.equal(started.status, 202, started.text);
+  const done = await eventually(async () => {
+    const status = (await call('GET', `/v1/archive/restore/${started.json.id}`, key)).json;
+    return status.status === 'running' ? undefined : status;
+  }, 30_000, 'the restore finished');
+  assert.equal(done.status, 'done', JSON.stringify(done));
+  assert.equal(done.linesFound, 2);
+  assert.equal(done.linesRestored, 2);
+  assert.deepEqual(await exported(key, 'restoreword'), archivedKeep, 'restored as archived, searchable in the store again');
+
+  const again = await call('POST', '/v1/archive/restore', key, body);
+  const second = await eventually(async () => {
+    const status = (await call('GET', `/v1/archive/restore/${again.json.id}`, key)).json;
+    return status.status === 'running' ? undefined : status;
+  }, 30_000, 'the second restore finished');
+  assert.equal(second.linesRestored, 0, 'lines still stored are not loaded again');
+  await server.restart(); // retention runs again: restored lines stay until their time
+  assert.deepEqual(await exported(key, 'restoreword'), archivedKeep);
+  assert.equal((await call('GET', '/v1/archive/restore/no-such-restore', key)).status, 404);
+  await call('DELETE', '/v1/config/archiving', key);
+});
+
 test('retention keeps hours not yet archived while archiving is configured, up to LOGSTEAD_ARCHIVE_HOLD_DAYS', async () => {
   const org = await server.createOrg('archive-hold');
   const key = org.serviceKey;

@@ -12,6 +12,7 @@ import { ArchiveFiles } from './archive-files.js';
 import { archiveRoutes } from './archive-routes.js';
 import { Archiver } from './archiver.js';
 import { ArchiveSearch } from './archive-search.js';
+import { Restores } from './restores.js';
 
 export interface ArchiveDeps {
   settings: ArchiveSettings;
@@ -67,6 +68,8 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
       this.set(lag);
     },
   });
+  const search = new ArchiveSearch(deps.db, configs, deps.store);
+  const restores = new Restores(deps.db, search, deps.store, deps.log);
   archiver.start();
   const holdMs = deps.settings.holdDays * 86_400_000;
   /**
@@ -90,11 +93,14 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
   return {
     files,
     configs,
-    search: new ArchiveSearch(deps.db, configs, deps.store),
+    search,
     holds,
     routes: async (app) => {
-      await app.register(archiveRoutes, { auth: deps.auth, configs, files, allowPrivate: deps.settings.allowPrivate, canSeal: deps.canSeal });
+      await app.register(archiveRoutes, { auth: deps.auth, configs, files, allowPrivate: deps.settings.allowPrivate, canSeal: deps.canSeal, restores });
     },
-    close: () => archiver.stop(),
+    async close() {
+      await archiver.stop();
+      await restores.stop();
+    },
   };
 }

@@ -43,6 +43,7 @@ export const COPIED_TABLES = [
   'export_files',
   'archive_configs',
   'archive_files',
+  'archive_restores',
 ] as const satisfies readonly CopiedTable[];
 
 // A table added to ConfigTables fails to compile here until it is placed in COPIED_TABLES (or NotCopied).

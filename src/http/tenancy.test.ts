@@ -529,6 +529,14 @@ const PROBES: Probe[] = [
   },
   { route: 'DELETE /v1/config/archiving', does: "ends the archiving naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/archiving?account=${t.account}` }), allowed: [404] },
   {
+    route: 'POST /v1/archive/restore',
+    does: "restores the archive naming B's account (A does not archive)",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/archive/restore?account=${t.account}`, body: { account: t.account, from: 0, to: nowS, query: t.word } }),
+    allowed: [404],
+  },
+  { route: 'GET /v1/archive/restore/:id', does: 'reads a restore by an id that is not A\'s', auth: 'service', request: (t) => ({ path: `/v1/archive/restore/${t.viewid}` }), allowed: [404] },
+  {
     route: 'GET /v1/archive/status',
     does: "reads the archive status naming B's account",
     auth: 'service',

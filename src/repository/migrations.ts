@@ -285,6 +285,20 @@ const archive: Step = ({ serial, ms }) => [
      UNIQUE (account, hour, seq)
    )`,
   `CREATE INDEX IF NOT EXISTS archive_files_due ON archive_files(status, next_attempt_at)`,
+  `CREATE TABLE IF NOT EXISTS archive_restores (
+     id             TEXT PRIMARY KEY,
+     account        TEXT NOT NULL,
+     from_ms        ${ms} NOT NULL,
+     to_ms          ${ms} NOT NULL,
+     query          TEXT NOT NULL,
+     keep_until     ${ms} NOT NULL,
+     status         TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+     lines_found    INTEGER NOT NULL DEFAULT 0,
+     lines_restored INTEGER NOT NULL DEFAULT 0,
+     error          TEXT,
+     created_at     ${ms} NOT NULL,
+     finished_at    ${ms}
+   )`,
 ];
 
 const steps: Record<string, Step> = {

@@ -234,4 +234,19 @@ export interface ConfigTables {
     created_at: number;
     written_at: number | null;
   };
+  /** A restore of archived lines into the store (src/archive/restores.ts). */
+  archive_restores: {
+    id: string;
+    account: string;
+    from_ms: number;
+    to_ms: number;
+    query: string;
+    keep_until: number;
+    status: 'running' | 'done' | 'failed';
+    lines_found: number;
+    lines_restored: number;
+    error: string | null;
+    created_at: number;
+    finished_at: number | null;
+  };
 }

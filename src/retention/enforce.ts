@@ -39,8 +39,15 @@ export async function enforceRetention(store: LogStore, rules: RetentionRules, n
   // A held day stays whole (other organisations' lines in it stay hidden from reads until it goes).
   const holds = rules.holds ?? new Map<string, number>();
   const dropBefore = Math.min(retainedFrom(longest, now), ...holds.values());
+  const restored = await store.restoredDays(now);
   for (const day of await store.days()) {
     if (day.newestMs < dropBefore) {
+      // A day with lines restored from the archive keeps them until their time runs out.
+      if (restored.has(day.id)) {
+        const lines = await store.deleteDayExceptRestored(day.id, now);
+        if (lines > 0) drops.push({ reason: 'age', lines });
+        continue;
+      }
       await store.dropDay(day.id);
       drops.push({ reason: 'age', day: day.id, lines: day.lines });
     }

@@ -116,11 +116,16 @@ export class LogStore {
 
   /** The WHERE clause and parameters selecting a filter's lines. */
   private selection(filter: LineFilter): { where: string[]; params: SqlParams } {
-    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs, retainedFromMs: this.retainedFrom(filter.account) };
+    const retainedFromMs = this.retainedFrom(filter.account);
+    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs, retainedFromMs };
     const where = [
       'account = {account:String}',
       'ts >= fromUnixTimestamp64Milli({fromMs:Int64})',
-      'ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64})',
+      // Lines restored from the archive are read past retention until their time runs out; the
+      // extra condition only where the range reaches back past retention.
+      filter.fromMs < retainedFromMs
+        ? '(ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64}) OR restored_until > now64(3))'
+        : 'ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64})',
       'ts <= fromUnixTimestamp64Milli({toMs:Int64})',
     ];
     const inList = (column: string, name: string, values?: string[]) => {
@@ -332,6 +337,54 @@ export class LogStore {
     return rows.map((row) => ({ id: row.id, newestMs: Number(row.newest) * 1000 + 999, lines: Number(row.lines), bytesOnDisk: Number(row.bytes) }));
   }
 
+  /** The days (partition ids) holding restored lines still kept at `nowMs`: retention must not drop them whole. */
+  async restoredDays(nowMs: number): Promise<Set<string>> {
+    const rows = await this.executor.rows<{ day: string }>(
+      `SELECT DISTINCT toString(toYYYYMMDD(ts)) AS day FROM ${this.tables.reads} WHERE restored_until > fromUnixTimestamp64Milli({nowMs:Int64})`,
+      { nowMs },
+    );
+    return new Set(rows.map((row) => row.day));
+  }
+
+  /** Deletes a day's lines except the restored ones still kept; returns how many. */
+  async deleteDayExceptRestored(id: string, nowMs: number): Promise<number> {
+    if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
+    const params = { day: Number(id), nowMs };
+    const condition = 'toYYYYMMDD(ts) = {day:UInt32} AND restored_until <= fromUnixTimestamp64Milli({nowMs:Int64})';
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${condition}`, params);
+    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${this.tables.stored}${this.tables.onCluster} WHERE ${condition}`, params);
+    return Number(lines);
+  }
+
+  /** Of these ids, those an organisation has stored in a time range (a restore skips them). */
+  async storedIds(account: string, fromMs: number, toMs: number, ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let at = 0; at < ids.length; at += 10_000) {
+      const rows = await this.executor.rows<{ line_id: string }>(
+        `SELECT toString(id) AS line_id FROM ${this.tables.reads} WHERE account = {account:String}
+           AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64}) AND has(arrayMap(x -> toUInt64(x), {ids:Array(String)}), id)`,
+        { account, fromMs, toMs, ids: ids.slice(at, at + 10_000) },
+      );
+      for (const row of rows) found.add(row.line_id);
+    }
+    return found;
+  }
+
+  /**
+   * Writes lines restored from the archive (encoded by row-encoding.ts), then marks them kept
+   * until `untilMs`. Until marked they are as old lines are: hidden by retention.
+   */
+  async insertRestored(encodedRows: InsertPayload, account: string, ids: string[], untilMs: number): Promise<void> {
+    await this.executor.insertTabSeparated(this.tables.reads, INSERT_COLUMNS, encodedRows);
+    for (let at = 0; at < ids.length; at += 10_000) {
+      await this.executor.exec(
+        `ALTER TABLE ${this.tables.stored}${this.tables.onCluster} UPDATE restored_until = fromUnixTimestamp64Milli({untilMs:Int64})
+          WHERE account = {account:String} AND has(arrayMap(x -> toUInt64(x), {ids:Array(String)}), id) SETTINGS mutations_sync = 2`,
+        { untilMs, account, ids: ids.slice(at, at + 10_000) },
+      );
+    }
+  }
+
   /** Removes a whole day at once: the engine drops its files, nothing is rewritten. */
   async dropDay(id: string): Promise<void> {
     if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
@@ -345,7 +398,7 @@ export class LogStore {
    */
   async deleteLinesBefore(account: string, beforeMs: number): Promise<number> {
     const params = { account, beforeMs };
-    const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})';
+    const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)';
     // The primary key (account, ts) answers this from the index; most hours there is nothing to do.
     const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${condition}`, params);
     if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${this.tables.stored}${this.tables.onCluster} WHERE ${condition}`, params);
