@@ -5,6 +5,7 @@ import type { Accounts } from './accounts/accounts.js';
 import { startAccounts } from './accounts/start.js';
 import type { AlertEvaluator } from './alerts/evaluator.js';
 import { startAlerts } from './alerts/start.js';
+import { startArchive } from './archive/start.js';
 import { startAudit } from './audit/start.js';
 import { startBackupControl } from './backup/start.js';
 import { startExport } from './export/start.js';
@@ -19,6 +20,7 @@ import { startOtlpIngest } from './ingest/otlp/start.js';
 import { type SyslogPorts, startSyslogIngest } from './ingest/syslog/start.js';
 import { startIngest } from './ingest/start.js';
 import { startIngestionControls } from './ingestion-controls/start.js';
+import { openSecretBox } from './lib/secret-box.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
 import { alertActivity, countDelivery, countRetentionDrop, countStored, countSyslogDrop, measureFlushes } from './metrics/recorders.js';
@@ -87,6 +89,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
   try {
     const repository = await started.add(startRepository(settings));
     const { db, shared, nodeSlot } = repository;
+    const secretBox = await openSecretBox(db, settings);
     const { accounts, sessions, auth, members, groups } = await started.add(startAccounts({ db }));
     const audit = await started.add(startAudit({ db, auth, accounts }));
     const { policy } = await started.add(startRetentionPolicy({ accounts, auth, defaultDays: settings.retentionDays, log }));
@@ -116,7 +119,8 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const syslog = await started.add(startSyslogIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, dropped: countSyslogDrop(metrics), log }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
     const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
-    await started.add(startExport({ settings, db, store, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
+    const archive = await started.add(startArchive({ settings: settings.archive, canSeal: !shared || settings.secretKey !== undefined, db, nodeSlot, box: secretBox, store, auth, metrics, log }));
+    await started.add(startExport({ settings, db, store, archive: archive.search, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
     const indexRate = await started.add(
       startIndexRate({ db, auth, store, outbox: notify.outbox, messageSettings: () => ({ publicUrl: publicUrl(), pagingUrl: settings.pagingUrl }), now, log }),
     );
@@ -125,7 +129,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));
-    await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, dropped: countRetentionDrop(metrics), log }));
+    await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, holds: () => archive.holds(keptFrom), dropped: countRetentionDrop(metrics), log }));
     await started.add(
       startBackupControl({
         settings, executor, sqlite: repository.sqlite, accounts, usage, log,

@@ -72,6 +72,23 @@ export interface Settings {
   inviteHours: number;
   /** Single sign-on with OpenID Connect; undefined when LOGSTEAD_OIDC_ISSUER is not set. */
   oidc: OidcSettings | undefined;
+  /** LOGSTEAD_SECRET_KEY: 32 bytes that encrypt stored secrets; undefined: the data directory's key file. */
+  secretKey: Buffer | undefined;
+  /** Archiving (src/archive). */
+  archive: ArchiveSettings;
+}
+
+export interface ArchiveSettings {
+  /** How long after its hour closes an hour is archived, waiting for late lines. */
+  delayMinutes: number;
+  /** How often the archiver looks for work. */
+  intervalSeconds: number;
+  /** Let an archive endpoint be a loopback or private address (self-hosted stores usually are). */
+  allowPrivate: boolean;
+  /** How long after a line arrives it is surely stored, so a pass may cover its arrival (archive/archiver.ts). */
+  settleSeconds: number;
+  /** Retention keeps hours not yet archived at most this many days past their retention, then drops them with a warning. */
+  holdDays: number;
 }
 
 export interface OidcSettings {
@@ -266,7 +283,25 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     keySignIn: boolean(env, 'LOGSTEAD_KEY_SIGN_IN', true),
     inviteHours: integer(env, 'LOGSTEAD_INVITE_HOURS', 72, 1, 24 * 365),
     oidc: oidcSettings(env),
+    secretKey: secretKey(env),
+    archive: {
+      delayMinutes: integer(env, 'LOGSTEAD_ARCHIVE_DELAY_MINUTES', 60, 0, 7 * 24 * 60),
+      intervalSeconds: integer(env, 'LOGSTEAD_ARCHIVE_INTERVAL_SECONDS', 60, 1, 86_400),
+      allowPrivate: boolean(env, 'LOGSTEAD_ALLOW_PRIVATE_ARCHIVES', true),
+      settleSeconds: integer(env, 'LOGSTEAD_ARCHIVE_SETTLE_SECONDS', 30, 1, 3600),
+      holdDays: integer(env, 'LOGSTEAD_ARCHIVE_HOLD_DAYS', 7, 0, 3650),
+    },
   };
+}
+
+/** LOGSTEAD_SECRET_KEY: 64 hexadecimal characters; its errors never repeat it. */
+function secretKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const raw = env.LOGSTEAD_SECRET_KEY?.trim();
+  if (!raw) return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
+    throw new SettingsError(`LOGSTEAD_SECRET_KEY must be 64 hexadecimal characters (32 bytes), e.g. from \`openssl rand -hex 32\` (got a value of ${raw.length} characters)`);
+  }
+  return Buffer.from(raw, 'hex');
 }
 
 const ROLE_NAMES = ['owner', 'admin', 'member', 'readonly'] as const;

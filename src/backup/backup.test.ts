@@ -76,6 +76,7 @@ test('a backup taken while the server runs restores exactly the lines, views and
   assert.equal(manifest.lines, 5);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(backupDir, 'manifest.json'), 'utf8')), manifest);
   assert.ok(manifest.contents.includes('config.sqlite') && manifest.contents.includes('clickhouse'));
+  assert.ok(manifest.contents.includes('secret.key'), 'the key that opens sealed secrets is kept');
 
   // Changes after the backup must not come back.
   await ingest(first, [{ line: 'written after the backup' }]);

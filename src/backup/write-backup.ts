@@ -5,17 +5,19 @@ import type Database from 'better-sqlite3';
 import { CONFIG_FILE, backupConfig } from '../repository/snapshot.js';
 import type { SqlExecutor } from '../store/executor.js';
 import { backupLogDatabase, engineVersion } from '../store/snapshot.js';
+import { SECRET_KEY_FILE } from '../lib/secret-box.js';
 
 /** Where the log snapshot sits inside a backup directory. */
 export const LOGS_SNAPSHOT = 'clickhouse';
 
 /**
  * Small files of the data directory worth keeping: the key that signs e-mailed export links (so
- * links stay verifiable) and the default organisation's first keys, when the operator kept them.
+ * links stay verifiable) and the default organisation's first keys, when the operator kept them,
+ * and the secret key file (without it, sealed secrets such as an archive's cannot be opened).
  * exports/ is left out: its files are temporary downloads that expire within a day, and one being
  * written would be copied half-done.
  */
-export const SMALL_FILES = ['export-link.key', CREDENTIALS_FILE];
+export const SMALL_FILES = ['export-link.key', CREDENTIALS_FILE, SECRET_KEY_FILE];
 
 /** A backup the operator asked for that cannot be taken as asked; the message says what to do. */
 export class BackupRefused extends Error {}

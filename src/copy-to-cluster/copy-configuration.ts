@@ -47,6 +47,9 @@ export const COPIED_TABLES = [
   'exclusion_counts',
   'ingestion_control',
   'index_rate_alerts',
+  'archive_configs',
+  'archive_files',
+  'archive_restores',
 ] as const satisfies readonly CopiedTable[];
 
 // A table added to ConfigTables fails to compile here until it is placed in COPIED_TABLES (or NotCopied).
@@ -55,7 +58,7 @@ const everyTableCopied: [Forgotten] extends [never] ? true : Forgotten = true;
 void everyTableCopied;
 
 /** Tables whose id is a serial column: their sequences must continue after the copied ids. */
-const SERIAL_TABLES = ['alert_fires', 'deliveries', 'delivery_attempts', 'audit_records'] as const satisfies readonly CopiedTable[];
+const SERIAL_TABLES = ['alert_fires', 'deliveries', 'delivery_attempts', 'audit_records', 'archive_files'] as const satisfies readonly CopiedTable[];
 
 /** PostgreSQL binds at most 65,535 parameters in one statement; stay well below. */
 const PARAMETERS_PER_INSERT = 30_000;

@@ -6,7 +6,9 @@ import type { LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import type { EmailExports } from './email-export.js';
-import { oneParam } from '../http/filter-params.js';
+import { type QueryParams, choiceParam, oneParam } from '../http/filter-params.js';
+import type { ArchiveSearch } from '../archive/archive-search.js';
+import type { AccessScope } from '../query/access-scope.js';
 import { parseExportRequest } from './params.js';
 import { exportRecord } from './export-record.js';
 
@@ -16,6 +18,33 @@ export interface ExportDeps {
   emailExports: EmailExports;
   /** False when no SMTP server is configured: e-mail exports are refused up front. */
   canEmail: boolean;
+  /** `source=archive`: the organisation's archive bucket (src/archive). */
+  archive: Pick<ArchiveSearch, 'configured' | 'read'>;
+}
+
+/** `source=archive` (a Logstead addition) searches the archive bucket instead of the store. */
+const fromArchive = (query: QueryParams) => choiceParam(query, 'source', ['store', 'archive'], 'store') === 'archive';
+
+/** The archive's matching lines, refused clearly when the organisation does not archive or its bucket cannot be read. */
+async function archivedLines(deps: ExportDeps, account: string, scope: AccessScope, query: QueryParams, request: ExportRequestShape, after?: { ts: number; id: string }): Promise<StoredLine[]> {
+  if (!(await deps.archive.configured(account))) throw errors.archiveNotConfigured();
+  const text = oneParam(query, 'query') ?? oneParam(query, 'q') ?? '';
+  try {
+    return await deps.archive.read(
+      account,
+      { ...request.filter, query: text, scope },
+      { prefer: request.prefer, limit: request.limit, after, chronological: request.chronological },
+    );
+  } catch (error) {
+    throw errors.archiveReadFailed(error instanceof Error ? error.message.split('\n')[0].slice(0, 500) : String(error));
+  }
+}
+
+interface ExportRequestShape {
+  filter: { fromMs: number; toMs: number; hosts?: string[]; apps?: string[]; levels?: string[]; tags?: string[] };
+  prefer: 'head' | 'tail';
+  limit: number;
+  chronological: boolean;
 }
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
@@ -37,6 +66,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
     const { account } = principal;
     const { filter, size, prefer } = parseExportRequest(query, principal.scope);
     if (email !== undefined) {
+      if (fromArchive(query)) throw errors.invalidParameter('An export from the archive (source=archive) is streamed, not e-mailed; omit "email".');
       if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
       if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');
       const subject = oneParam(query, 'emailSubject')?.trim().slice(0, 256);
@@ -44,6 +74,10 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
         request.log.error({ err: error }, 'e-mail export failed'),
       );
       return { status: 'ok', id, message: `The export is being prepared and will be e-mailed to ${email.trim()}.` };
+    }
+    if (fromArchive(query)) {
+      const lines = await archivedLines(deps, account, principal.scope, query, { filter, prefer, limit: size, chronological: true });
+      return reply.type('application/jsonl; charset=utf-8').send(lines.map((line) => JSON.stringify(exportRecord(line)) + '\n').join(''));
     }
     const chunks = deps.store.read({ ...filter, account }, { prefer, limit: size, chronological: true });
     // Streamed as it is read: the first lines leave before the query has finished.
@@ -75,8 +109,11 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
 
     // One line more than a page tells whether another page follows.
     const rows: StoredLine[] = [];
-    for await (const chunk of deps.store.read({ ...filter, account }, { prefer, limit: size + 1, after, chronological: false })) {
-      rows.push(...chunk);
+    if (fromArchive(query)) rows.push(...(await archivedLines(deps, account, scope, query, { filter, prefer, limit: size + 1, chronological: false }, after)));
+    else {
+      for await (const chunk of deps.store.read({ ...filter, account }, { prefer, limit: size + 1, after, chronological: false })) {
+        rows.push(...chunk);
+      }
     }
     const more = rows.length > size;
     const page = rows.slice(0, size);

@@ -8,7 +8,7 @@ import type { Settings } from '../settings.js';
 import type { LogStore } from '../store/log-store.js';
 import { EmailExports } from './email-export.js';
 import { ExportFiles } from './export-files.js';
-import { exportRoutes } from './export-routes.js';
+import { type ExportDeps as ExportRoutesDeps, exportRoutes } from './export-routes.js';
 
 /** Expired export files are removed this often (and once at start). */
 const SWEEP_MS = 3_600_000;
@@ -20,6 +20,8 @@ export interface ExportDeps {
   outbox: Outbox;
   /** Whether e-mail can be sent here; without it an e-mailed export is refused. */
   canEmail: boolean;
+  /** `source=archive` reads here. */
+  archive: ExportRoutesDeps['archive'];
   accounts: Accounts;
   auth: ServiceAuth;
   /** The address download links point at. */
@@ -45,7 +47,7 @@ export async function startExport(deps: ExportDeps): Promise<Subsystem> {
   sweeper.unref();
   return {
     routes: async (app) => {
-      await app.register(exportRoutes, { auth: deps.auth, store: deps.store, emailExports, canEmail: deps.canEmail });
+      await app.register(exportRoutes, { auth: deps.auth, store: deps.store, emailExports, canEmail: deps.canEmail, archive: deps.archive });
     },
     async close() {
       clearInterval(sweeper);

@@ -119,6 +119,19 @@ export const errors = {
   wrongSuspendToken: () =>
     new ApiError(400, envelope('The token is not valid: it was not handed out by POST /v1/config/ingestion/suspend, was already used, or has expired (10 minutes). Nothing was changed.', 'BadRequest')),
 
+  // Archiving (src/archive): what an admin configuring a bucket needs to fix.
+  archiveUnsupportedIntegration: (integration: string) =>
+    new ApiError(400, envelope(`Archiving to "${integration}" is not supported; Logstead archives to S3-compatible stores: integration s3, ibm or dos.`, 'BadRequest')),
+  archiveCheckFailed: (detail: string) =>
+    new ApiError(400, envelope(`The archive store refused a test write (an object written and deleted again): ${detail}. Nothing was saved.`, 'BadRequest')),
+  archivePrivateEndpoint: (host: string) =>
+    new ApiError(400, envelope(`The endpoint ${host} is an internal (loopback, private or reserved) address, which this server does not archive to (LOGSTEAD_ALLOW_PRIVATE_ARCHIVES=false).`, 'BadRequest')),
+  archiveNeedsSecretKey: () =>
+    new ApiError(400, envelope('Archiving stores a secret key, which every node sharing this configuration database must be able to open: set the same LOGSTEAD_SECRET_KEY on every node first. Nothing was saved.', 'BadRequest')),
+  archiveNotConfigured: () => new ApiError(404, envelope('Archiving is not configured for this organisation.', 'NotFound')),
+  archiveReadFailed: (detail: string) => new ApiError(502, envelope(`The archive bucket could not be read: ${detail}`, 'BadGateway')),
+  archiveConfigured: () => new ApiError(409, envelope('Archiving is already configured for this organisation; PUT changes it, DELETE ends it.', 'Conflict')),
+
   // Export download links.
   downloadForbidden: () => new ApiError(403, envelope('This download link is not valid.', 'Forbidden')),
   /** A one-time link (invitation, password reset) that was used or has expired. */

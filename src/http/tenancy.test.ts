@@ -11,6 +11,7 @@ import { errors } from './errors.js';
 import { declaredPermissions, leastRoleFor, type Role, roleAllows } from './permissions.js';
 import { type MemberSession, type TestServer, basic, eventually, jsonLines, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
+import { S3RVER_KEY, S3RVER_SECRET, startStoreGate, startTestS3 } from '../testing/s3-server.js';
 import { registeredRoutes } from '../testing/registered-routes.js';
 import { VIEWER_DIR } from '../viewer/static-routes.js';
 
@@ -31,6 +32,9 @@ const A_LINE = `checkout own line ${hex()}`;
 
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+/** B archives to a bucket named with the marker, behind a gate that checks signatures. */
+let s3: Awaited<ReturnType<typeof startTestS3>>;
+let s3Gate: Awaited<ReturnType<typeof startStoreGate>>;
 let A: NewAccount;
 let B: NewAccount;
 let session: { cookie: string; csrf: string };
@@ -136,6 +140,10 @@ before(async () => {
   // B's parsing rule would claim the checkout lines of anyone it reached.
   const parser = await asB('POST', '/v1/config/parsers', { name: `parser ${MARKER}`, pattern: '^checkout (?P<bfield>\\w+)', types: { bfield: 'string' } });
   for (const reply of [category, preset, view, key, group, member, retention, parser]) assert.equal(reply.status, 200, reply.text);
+  s3 = await startTestS3(MARKER);
+  s3Gate = await startStoreGate(s3.endpoint);
+  const archiving = await asB('POST', '/v1/config/archiving', { integration: 's3', bucket: MARKER, endpoint: s3Gate.endpoint, accesskey: S3RVER_KEY, secretkey: S3RVER_SECRET, forcepathstyle: true });
+  for (const reply of [category, preset, view, key, group, member, retention, archiving]) assert.equal(reply.status, 200, reply.text);
   adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
   readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
@@ -218,6 +226,8 @@ before(async () => {
 after(async () => {
   await server?.close();
   await smtp?.close();
+  await s3Gate?.close();
+  await s3?.close();
 });
 
 /** Everything of B's that must never reach A. */
@@ -396,6 +406,8 @@ const PROBES: Probe[] = [
   // Export, v1 and v2, and the e-mailed links.
   { route: 'GET /v1/export', does: "filters on B's host", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&hosts=${t.host}` }), allowed: [200], check: emptyJsonLines },
   { route: 'GET /v1/export', does: "searches for B's word", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&query=${t.word}` }), allowed: [200], check: emptyJsonLines },
+  { route: 'GET /v1/export', does: "searches the archive naming B's account (A does not archive)", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&source=archive&account=${t.account}` }), allowed: [404] },
+  { route: 'GET /v2/export', does: "searches the archive naming B's account (A does not archive)", auth: 'service', request: (t) => ({ path: `/v2/export?${WINDOW}&source=archive&account=${t.account}` }), allowed: [404] },
   { route: 'GET /v1/export', does: "names B's account", auth: 'service', request: (t) => ({ path: `/v1/export?${WINDOW}&account=${t.account}` }), allowed: [200], check: hasALines, bSees: true },
   {
     route: 'GET /v1/export',
@@ -574,6 +586,39 @@ const PROBES: Probe[] = [
   }),
   { route: 'GET /v2/usage', does: "reads the usage in bytes naming B's account", auth: 'service', request: (t) => ({ path: `/v2/usage?${WINDOW}&account=${t.account}` }), allowed: [200] },
   { route: 'GET /v1/usage/excluded', does: "counts excluded lines naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage/excluded?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
+  // Archiving: B has a configuration (its bucket is named with the marker); A has none.
+  { route: 'GET /v1/config/archiving', does: "reads the archiving naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/archiving?account=${t.account}` }), allowed: [404] },
+  {
+    route: 'POST /v1/config/archiving',
+    does: "configures archiving naming B's account, with a store that refuses",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/archiving?account=${t.account}`, body: { account: t.account, integration: 'gcs', bucket: 'x' } }),
+    allowed: [400],
+  },
+  {
+    route: 'PUT /v1/config/archiving',
+    does: "replaces the archiving naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/archiving?account=${t.account}`, body: { account: t.account, integration: 's3', bucket: 'intruder', accesskey: 'x', secretkey: 'y' } }),
+    allowed: [404],
+  },
+  { route: 'DELETE /v1/config/archiving', does: "ends the archiving naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/archiving?account=${t.account}` }), allowed: [404] },
+  {
+    route: 'POST /v1/archive/restore',
+    does: "restores the archive naming B's account (A does not archive)",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/archive/restore?account=${t.account}`, body: { account: t.account, from: 0, to: nowS, query: t.word } }),
+    allowed: [404],
+  },
+  { route: 'GET /v1/archive/restore/:id', does: 'reads a restore by an id that is not A\'s', auth: 'service', request: (t) => ({ path: `/v1/archive/restore/${t.viewid}` }), allowed: [404] },
+  {
+    route: 'GET /v1/archive/status',
+    does: "reads the archive status naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/archive/status?account=${t.account}` }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json, { configured: false, pending: 0, failing: 0, files: [] }, "A's own status, not B's"),
+  },
 
   // Views.
   { route: 'GET /v1/config/view', does: 'lists views', auth: 'service', request: (t) => ({ path: `/v1/config/view?account=${t.account}` }), allowed: [200], bSees: true },
@@ -848,6 +893,7 @@ describe("B's data after the matrix", () => {
     assert.deepEqual((await asB('GET', '/v1/config/ingestion/status')).json, { is_ingesting: true });
     const indexRate = (await asB('GET', '/v1/config/index-rate')).json;
     assert.deepEqual([indexRate.max_lines, indexRate.enabled, indexRate.channels.email], [777_777, true, [`rate${MARKER}@example.com`]]);
+    assert.equal((await asB('GET', '/v1/config/archiving')).json.bucket, MARKER, "B's archiving is intact");
     for (const listing of ['/v1/config/members', '/v1/config/groups', '/v1/config/audit?limit=500']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);

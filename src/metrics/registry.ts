@@ -169,6 +169,10 @@ export function createMetrics() {
       labelNames: ['reason'] as const,
       registers,
     }),
+    archiveLines: new Counter({ name: 'logstead_archive_lines_total', help: 'Log lines written to archive buckets (src/archive).', registers }),
+    archiveBytes: new Counter({ name: 'logstead_archive_bytes_total', help: 'Bytes of gzip archive objects written to archive buckets.', registers }),
+    archiveFiles: new Counter({ name: 'logstead_archive_files_total', help: 'Archive objects written to archive buckets.', registers }),
+    archiveFailures: new Counter({ name: 'logstead_archive_failures_total', help: 'Archive object writes that failed and will be retried.', registers }),
   };
 
   // Every series exists from the start at 0, so rate() and before/after comparisons see it.

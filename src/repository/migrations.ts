@@ -241,6 +241,67 @@ const people: Step = ({ serial, ms }) => [
 ];
 
 /**
+ * Step 4: archiving (src/archive). One archive configuration per organisation, its secret sealed
+ * (lib/secret-box.ts); `passed_to` and `eligible_before` are where the archiver's last pass left
+ * off, so a pass after a restart, or on another node, picks up exactly the lines the last did not.
+ * Each archive file is a row: the lines it holds are named by their hour and arrival window, so a
+ * retried write rewrites the same lines to the same object, and the row records what was written.
+ */
+const archive: Step = ({ serial, ms }) => [
+  `CREATE TABLE IF NOT EXISTS archive_configs (
+     account          TEXT PRIMARY KEY,
+     integration      TEXT NOT NULL,
+     bucket           TEXT NOT NULL,
+     endpoint         TEXT,
+     region           TEXT,
+     access_key       TEXT NOT NULL,
+     secret_sealed    TEXT NOT NULL,
+     force_path_style INTEGER NOT NULL DEFAULT 0,
+     configured_at    ${ms} NOT NULL,
+     updated_at       ${ms} NOT NULL,
+     passed_to        ${ms} NOT NULL,
+     eligible_before  ${ms} NOT NULL DEFAULT 0
+   )`,
+  `CREATE TABLE IF NOT EXISTS archive_files (
+     id              ${serial},
+     account         TEXT NOT NULL,
+     hour            ${ms} NOT NULL,
+     seq             INTEGER NOT NULL,
+     object_key      TEXT NOT NULL,
+     arrival_from    ${ms} NOT NULL,
+     arrival_to      ${ms} NOT NULL,
+     planned_lines   INTEGER NOT NULL,
+     status          TEXT NOT NULL CHECK (status IN ('pending', 'written')),
+     lines           INTEGER,
+     bytes           INTEGER,
+     attempts        INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at ${ms} NOT NULL,
+     last_error      TEXT,
+     claimed_until   ${ms},
+     claimed_by      INTEGER,
+     claim_token     TEXT,
+     created_at      ${ms} NOT NULL,
+     written_at      ${ms},
+     UNIQUE (account, hour, seq)
+   )`,
+  `CREATE INDEX IF NOT EXISTS archive_files_due ON archive_files(status, next_attempt_at)`,
+  `CREATE TABLE IF NOT EXISTS archive_restores (
+     id             TEXT PRIMARY KEY,
+     account        TEXT NOT NULL,
+     from_ms        ${ms} NOT NULL,
+     to_ms          ${ms} NOT NULL,
+     query          TEXT NOT NULL,
+     keep_until     ${ms} NOT NULL,
+     status         TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+     lines_found    INTEGER NOT NULL DEFAULT 0,
+     lines_restored INTEGER NOT NULL DEFAULT 0,
+     error          TEXT,
+     created_at     ${ms} NOT NULL,
+     finished_at    ${ms}
+   )`,
+];
+
+/**
  * Step 5: what an organisation lets in (issue 28). Exclusion rules (Mezmo's
  * /v1/config/ingestion/exclusions), the lines each excluded per hour (usage counts them apart from
  * what is stored), whether ingestion is suspended with the confirmation token a suspension waits
@@ -311,6 +372,7 @@ const steps: Record<string, Step> = {
   '0001_schema': schema,
   '0002_shared_by_nodes': sharedByNodes,
   '0003_people': people,
+  '0004_archive': archive,
   '0005_ingestion_controls': ingestionControls,
   '0006_parsers': parsers,
 };

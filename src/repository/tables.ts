@@ -250,4 +250,56 @@ export interface ConfigTables {
     config_json: string;
     fired_period: number | null;
   };
+  /** An organisation's archive bucket (src/archive); the secret access key sealed. */
+  archive_configs: {
+    account: string;
+    integration: string;
+    bucket: string;
+    endpoint: string | null;
+    region: string | null;
+    access_key: string;
+    secret_sealed: string;
+    force_path_style: number;
+    configured_at: number;
+    updated_at: number;
+    passed_to: number;
+    eligible_before: number;
+  };
+  /** One archive object, planned then written (src/archive/archive-files.ts). */
+  archive_files: {
+    id: Generated<number>;
+    account: string;
+    hour: number;
+    seq: number;
+    object_key: string;
+    arrival_from: number;
+    arrival_to: number;
+    planned_lines: number;
+    status: 'pending' | 'written';
+    lines: number | null;
+    bytes: number | null;
+    attempts: number;
+    next_attempt_at: number;
+    last_error: string | null;
+    claimed_until: number | null;
+    claimed_by: number | null;
+    claim_token: string | null;
+    created_at: number;
+    written_at: number | null;
+  };
+  /** A restore of archived lines into the store (src/archive/restores.ts). */
+  archive_restores: {
+    id: string;
+    account: string;
+    from_ms: number;
+    to_ms: number;
+    query: string;
+    keep_until: number;
+    status: 'running' | 'done' | 'failed';
+    lines_found: number;
+    lines_restored: number;
+    error: string | null;
+    created_at: number;
+    finished_at: number | null;
+  };
 }

@@ -8,6 +8,11 @@ export interface RetentionRules {
   accounts: Array<{ account: string; days: number }>;
   /** With LOGSTEAD_MAX_DISK_BYTES: the oldest days are dropped while the store is larger. */
   maxDiskBytes?: number;
+  /**
+   * Organisations whose lines must stay from a time on although their retention has passed: an
+   * archive has not written them yet (src/archive holds them, up to its safety limit).
+   */
+  holds?: Map<string, number>;
 }
 
 /** One removal, for the log and the metrics. */
@@ -31,15 +36,25 @@ export interface RetentionDrop {
 export async function enforceRetention(store: LogStore, rules: RetentionRules, now = Date.now()): Promise<RetentionDrop[]> {
   const drops: RetentionDrop[] = [];
   const longest = Math.max(rules.defaultDays, ...rules.accounts.map((entry) => entry.days));
+  // A held day stays whole (other organisations' lines in it stay hidden from reads until it goes).
+  const holds = rules.holds ?? new Map<string, number>();
+  const dropBefore = Math.min(retainedFrom(longest, now), ...holds.values());
+  const restored = await store.restoredDays(now);
   for (const day of await store.days()) {
-    if (day.newestMs < retainedFrom(longest, now)) {
+    if (day.newestMs < dropBefore) {
+      // A day with lines restored from the archive keeps them until their time runs out.
+      if (restored.has(day.id)) {
+        const lines = await store.deleteDayExceptRestored(day.id, now);
+        if (lines > 0) drops.push({ reason: 'age', lines });
+        continue;
+      }
       await store.dropDay(day.id);
       drops.push({ reason: 'age', day: day.id, lines: day.lines });
     }
   }
   for (const { account, days } of rules.accounts) {
     if (days >= longest) continue;
-    const lines = await store.deleteLinesBefore(account, retainedFrom(days, now));
+    const lines = await store.deleteLinesBefore(account, Math.min(retainedFrom(days, now), holds.get(account) ?? Infinity));
     if (lines > 0) drops.push({ reason: 'age', account, lines });
   }
   if (rules.maxDiskBytes !== undefined) drops.push(...(await enforceDiskCap(store, rules.maxDiskBytes)));
@@ -76,7 +91,7 @@ export interface RetentionSchedule {
  */
 export function scheduleRetention(
   store: LogStore,
-  rules: () => RetentionRules,
+  rules: () => RetentionRules | Promise<RetentionRules>,
   report: (drops: RetentionDrop[]) => void,
   onError: (error: unknown) => void,
 ): RetentionSchedule {
@@ -88,10 +103,10 @@ export function scheduleRetention(
   };
   const run = (work: () => Promise<RetentionDrop[]>) => () =>
     void serially(work).then((drops) => report(drops), onError);
-  const age = setInterval(run(() => enforceRetention(store, rules())), AGE_EVERY_MS);
+  const age = setInterval(run(async () => enforceRetention(store, await rules())), AGE_EVERY_MS);
   const size = setInterval(
     run(async () => {
-      const { maxDiskBytes } = rules();
+      const { maxDiskBytes } = await rules();
       return maxDiskBytes === undefined ? [] : enforceDiskCap(store, maxDiskBytes);
     }),
     SIZE_EVERY_MS,
@@ -101,7 +116,7 @@ export function scheduleRetention(
   return {
     runNow: () =>
       serially(async () => {
-        const drops = await enforceRetention(store, rules());
+        const drops = await enforceRetention(store, await rules());
         report(drops);
         return drops;
       }),

@@ -47,6 +47,8 @@ export interface RetentionScheduleDeps {
   policy: RetentionPolicy;
   /** LOGSTEAD_MAX_DISK_BYTES. */
   maxDiskBytes: number | undefined;
+  /** Organisations whose lines must stay from a time on (archiving not yet done with them); undefined: none. */
+  holds?: () => Promise<Map<string, number>>;
   /** Hears of every removal, for the metrics. */
   dropped: (drop: RetentionDrop) => void;
   log: FastifyBaseLogger;
@@ -59,7 +61,7 @@ export interface RetentionScheduleDeps {
 export async function startRetentionSchedule(deps: RetentionScheduleDeps): Promise<Subsystem> {
   const schedule = scheduleRetention(
     deps.store,
-    () => ({ defaultDays: deps.policy.defaultDays, accounts: deps.policy.all(), maxDiskBytes: deps.maxDiskBytes }),
+    async () => ({ defaultDays: deps.policy.defaultDays, accounts: deps.policy.all(), maxDiskBytes: deps.maxDiskBytes, holds: await deps.holds?.() }),
     (drops) => {
       for (const drop of drops) {
         deps.log.info({ retention: drop }, `retention (${drop.reason}) removed ${drop.lines} lines`);

@@ -111,6 +111,8 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
       "ALTER TABLE logs ON CLUSTER 'c1' MATERIALIZE INDEX search_tokens SETTINGS mutations_sync = 2",
       "ALTER TABLE logs ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed",
       "ALTER TABLE logs_distributed ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed",
+      "ALTER TABLE logs ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS restored_until DateTime64(3, 'UTC') DEFAULT 0",
+      "ALTER TABLE logs_distributed ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS restored_until DateTime64(3, 'UTC') DEFAULT 0",
   ];
   assert.equal(ddl.length, expected.length, ddl.join('\n'));
   expected.forEach((start, at) => assert.ok(ddl[at].startsWith(start), `${ddl[at]}\ndoes not start with\n${start}`));
@@ -128,8 +130,8 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
   assert.match(read, /^SELECT .* FROM logs_distributed WHERE account = \{account:String\}/);
   assert.match(histogram, / FROM logs_distributed WHERE /);
   assert.equal(drop, "ALTER TABLE logs ON CLUSTER 'c1' DROP PARTITION ID '20261101'");
-  assert.equal(count, 'SELECT count() AS lines FROM logs_distributed WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})');
-  assert.equal(remove, "DELETE FROM logs ON CLUSTER 'c1' WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})");
+  assert.equal(count, 'SELECT count() AS lines FROM logs_distributed WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)');
+  assert.equal(remove, "DELETE FROM logs ON CLUSTER 'c1' WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)");
   assert.match(days, / FROM cluster\('c1', system\.parts\) WHERE database = currentDatabase\(\) AND table = 'logs' AND active GROUP BY partition_id/);
   assert.match(stats, /FROM clusterAllReplicas\('c1', system\.merges\) .* FROM cluster\('c1', system\.parts\) WHERE/);
 });

@@ -3,7 +3,7 @@ import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
-import { type LogTables, logTables } from './tables.js';
+import { type LogTables, logTables, sqlString } from './tables.js';
 
 /** What to read. Every read is scoped to one account and a closed time range. */
 export interface LineFilter {
@@ -116,11 +116,16 @@ export class LogStore {
 
   /** The WHERE clause and parameters selecting a filter's lines. */
   private selection(filter: LineFilter): { where: string[]; params: SqlParams } {
-    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs, retainedFromMs: this.retainedFrom(filter.account) };
+    const retainedFromMs = this.retainedFrom(filter.account);
+    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs, retainedFromMs };
     const where = [
       'account = {account:String}',
       'ts >= fromUnixTimestamp64Milli({fromMs:Int64})',
-      'ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64})',
+      // Lines restored from the archive are read past retention until their time runs out; the
+      // extra condition only where the range reaches back past retention.
+      filter.fromMs < retainedFromMs
+        ? '(ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64}) OR restored_until > now64(3))'
+        : 'ts >= fromUnixTimestamp64Milli({retainedFromMs:Int64})',
       'ts <= fromUnixTimestamp64Milli({toMs:Int64})',
     ];
     const inList = (column: string, name: string, values?: string[]) => {
@@ -358,6 +363,54 @@ export class LogStore {
     return rows.map((row) => ({ id: row.id, newestMs: Number(row.newest) * 1000 + 999, lines: Number(row.lines), bytesOnDisk: Number(row.bytes) }));
   }
 
+  /** The days (partition ids) holding restored lines still kept at `nowMs`: retention must not drop them whole. */
+  async restoredDays(nowMs: number): Promise<Set<string>> {
+    const rows = await this.executor.rows<{ day: string }>(
+      `SELECT DISTINCT toString(toYYYYMMDD(ts)) AS day FROM ${this.tables.reads} WHERE restored_until > fromUnixTimestamp64Milli({nowMs:Int64})`,
+      { nowMs },
+    );
+    return new Set(rows.map((row) => row.day));
+  }
+
+  /** Deletes a day's lines except the restored ones still kept; returns how many. */
+  async deleteDayExceptRestored(id: string, nowMs: number): Promise<number> {
+    if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
+    const params = { day: Number(id), nowMs };
+    const condition = 'toYYYYMMDD(ts) = {day:UInt32} AND restored_until <= fromUnixTimestamp64Milli({nowMs:Int64})';
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${condition}`, params);
+    if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${this.tables.stored}${this.tables.onCluster} WHERE ${condition}`, params);
+    return Number(lines);
+  }
+
+  /** Of these ids, those an organisation has stored in a time range (a restore skips them). */
+  async storedIds(account: string, fromMs: number, toMs: number, ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let at = 0; at < ids.length; at += 10_000) {
+      const rows = await this.executor.rows<{ line_id: string }>(
+        `SELECT toString(id) AS line_id FROM ${this.tables.reads} WHERE account = {account:String}
+           AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64}) AND has(arrayMap(x -> toUInt64(x), {ids:Array(String)}), id)`,
+        { account, fromMs, toMs, ids: ids.slice(at, at + 10_000) },
+      );
+      for (const row of rows) found.add(row.line_id);
+    }
+    return found;
+  }
+
+  /**
+   * Writes lines restored from the archive (encoded by row-encoding.ts), then marks them kept
+   * until `untilMs`. Until marked they are as old lines are: hidden by retention.
+   */
+  async insertRestored(encodedRows: InsertPayload, account: string, ids: string[], untilMs: number): Promise<void> {
+    await this.executor.insertTabSeparated(this.tables.reads, INSERT_COLUMNS, encodedRows);
+    for (let at = 0; at < ids.length; at += 10_000) {
+      await this.executor.exec(
+        `ALTER TABLE ${this.tables.stored}${this.tables.onCluster} UPDATE restored_until = fromUnixTimestamp64Milli({untilMs:Int64})
+          WHERE account = {account:String} AND has(arrayMap(x -> toUInt64(x), {ids:Array(String)}), id) SETTINGS mutations_sync = 2`,
+        { untilMs, account, ids: ids.slice(at, at + 10_000) },
+      );
+    }
+  }
+
   /** Removes a whole day at once: the engine drops its files, nothing is rewritten. */
   async dropDay(id: string): Promise<void> {
     if (!/^\d{8}$/.test(id)) throw new Error(`not a day's partition id: ${id}`);
@@ -371,11 +424,73 @@ export class LogStore {
    */
   async deleteLinesBefore(account: string, beforeMs: number): Promise<number> {
     const params = { account, beforeMs };
-    const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64})';
+    const condition = 'account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)';
     // The primary key (account, ts) answers this from the index; most hours there is nothing to do.
     const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${condition}`, params);
     if (Number(lines) > 0) await this.executor.exec(`DELETE FROM ${this.tables.stored}${this.tables.onCluster} WHERE ${condition}`, params);
     return Number(lines);
+  }
+
+  /**
+   * For the archiver (src/archive): an organisation's lines per hour of their time that arrived
+   * in a pass. Arrival is read from the line id, which ingest numbers from the arrival clock
+   * (ingest/line-ids.ts), so it is durable and the same on every read. A pass takes the lines
+   * that arrived from `configuredAt` to `passedTo` in hours before `eligibleBefore`, except those a
+   * previous pass took: lines that arrived before `passedFrom` in hours before `eligibleFrom`.
+   * Read without the retention filter: a line past retention that is still stored is archived.
+   */
+  async archiveHours(account: string, pass: ArchivePass): Promise<Array<{ hour: number; lines: number }>> {
+    const rows = await this.executor.rows<{ hour: string; lines: string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(ts), 3600000) * 3600000 AS hour, count() AS lines FROM ${this.tables.reads}
+        WHERE account = {account:String} AND id >= {configuredId:UInt64} AND id < {toId:UInt64}
+          AND ts < fromUnixTimestamp64Milli({eligibleBefore:Int64})
+          AND (id >= {fromId:UInt64} OR ts >= fromUnixTimestamp64Milli({eligibleFrom:Int64}))
+        GROUP BY hour ORDER BY hour`,
+      {
+        account,
+        configuredId: arrivalId(pass.configuredAt),
+        fromId: arrivalId(pass.passedFrom),
+        toId: arrivalId(pass.passedTo),
+        eligibleBefore: pass.eligibleBefore,
+        eligibleFrom: pass.eligibleFrom,
+      },
+    );
+    return rows.map((row) => ({ hour: Number(row.hour), lines: Number(row.lines) }));
+  }
+
+  /** One archive file's lines: an hour's lines (by time) that arrived in a window, in time order. */
+  archiveLines(account: string, hourMs: number, arrivalFrom: number, arrivalTo: number): AsyncIterable<StoredLine[]> {
+    const sql = `SELECT ${columns} FROM ${this.tables.reads}
+      WHERE account = {account:String} AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts < fromUnixTimestamp64Milli({toMs:Int64})
+        AND id >= {fromId:UInt64} AND id < {toId:UInt64}
+      ORDER BY ts, id SETTINGS output_format_json_quote_64bit_integers = 1`;
+    return withMillis(
+      this.executor.stream<StoredLine & { ts_ms: string }>(sql, { account, fromMs: hourMs, toMs: hourMs + 3_600_000, fromId: arrivalId(arrivalFrom), toId: arrivalId(arrivalTo) }),
+    );
+  }
+
+  /**
+   * Archived lines, read from object storage by the engine itself (its s3() table function reads
+   * the gzip JSON Lines objects, choosing gzip by their .gz names): each row is an export record as
+   * archived, in time order (`direction`), within a time range and strictly after `after` when
+   * given. `objects` are the objects' URLs, already limited to the hours in range.
+   */
+  readArchive(objects: ArchiveObjects, filter: { account: string; fromMs: number; toMs: number; after?: LinePosition }, direction: 'ASC' | 'DESC'): AsyncIterable<Array<{ json: string }>> {
+    if (objects.urls.length === 0) return (async function* () {})();
+    const credentials = `${sqlString(objects.accessKey)}, ${sqlString(objects.secretKey)}`;
+    const sources = objects.urls.map((url) => `SELECT json FROM s3(${sqlString(url)}, ${credentials}, 'JSONAsString')`).join(' UNION ALL ');
+    const params: SqlParams = { account: filter.account, fromMs: filter.fromMs, toMs: filter.toMs };
+    let after = '';
+    if (filter.after) {
+      params.afterTs = filter.after.ts;
+      params.afterId = filter.after.id;
+      after = ` AND (ts_ms, line_id) ${direction === 'ASC' ? '>' : '<'} ({afterTs:Int64}, {afterId:UInt64})`;
+    }
+    const sql = `SELECT json FROM (
+        SELECT json, JSONExtractInt(json, '_ts') AS ts_ms, toUInt64OrZero(JSONExtractString(json, '_id')) AS line_id FROM (${sources})
+      ) WHERE JSONExtractString(json, '_account') = {account:String} AND ts_ms >= {fromMs:Int64} AND ts_ms <= {toMs:Int64}${after}
+      ORDER BY ts_ms ${direction}, line_id ${direction}`;
+    return this.executor.stream<{ json: string }>(sql, params);
   }
 
   /**
@@ -391,6 +506,29 @@ export class LogStore {
     return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
   }
 }
+
+/** Archive objects to read (LogStore.readArchive): their URLs (a URL may name several with {a,b} globs) and the bucket's credentials. */
+export interface ArchiveObjects {
+  urls: string[];
+  accessKey: string;
+  secretKey: string;
+}
+
+/** One archiver pass's bounds (LogStore.archiveHours); times in Unix ms. */
+export interface ArchivePass {
+  configuredAt: number;
+  passedFrom: number;
+  passedTo: number;
+  eligibleFrom: number;
+  eligibleBefore: number;
+}
+
+/**
+ * The smallest line id of lines that arrived at or after `ms`: ids are (arrival ms × 1024 +
+ * counter) × 1000 + node slot (ingest/line-ids.ts). A burst that borrowed ids from the next
+ * millisecond counts as arriving then, on every read alike.
+ */
+export const arrivalId = (ms: number): string => String(BigInt(Math.max(0, Math.floor(ms))) * 1_024_000n);
 
 async function* withMillis(chunks: AsyncIterable<Array<StoredLine & { ts_ms: string }>>): AsyncIterable<StoredLine[]> {
   for await (const rows of chunks) {

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './executor.js';
-import { addMetaNote, applyMergeSetting, createLogTables, createMigrationsTable, finishTextIndex, upgradeTextIndex } from './schema.js';
+import { addMetaNote, addRestoredUntil, applyMergeSetting, createLogTables, createMigrationsTable, finishTextIndex, upgradeTextIndex } from './schema.js';
 import { type LogTables, MIGRATIONS_TABLE } from './tables.js';
 
 interface LogMigration {
@@ -27,6 +27,7 @@ const MIGRATIONS: LogMigration[] = [
   { version: 2, name: 'merge parts in bigger steps (merge_selector_base = 10)', apply: applyMergeSetting },
   { version: 3, name: 'text index on the current search text, built for stored lines', apply: upgradeTextIndex },
   { version: 4, name: 'meta_note: why a line\'s meta is not indexed', apply: addMetaNote },
+  { version: 5, name: 'restored_until: lines restored from the archive, kept until then', apply: addRestoredUntil },
 ];
 
 /** The newest version this build migrates to. */

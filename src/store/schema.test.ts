@@ -110,11 +110,11 @@ test('migrations are recorded: a new store applies each once, a reopened one non
   let executor = await openTestExecutor(dir);
   try {
     const first = await migrateLogStore(executor, logTables());
-    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4]);
-    assert.equal(LOG_SCHEMA_VERSION, 4);
+    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5]);
+    assert.equal(LOG_SCHEMA_VERSION, 5);
     assert.deepEqual(await migrateLogStore(executor, logTables()), []);
     const recorded = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4]);
+    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5]);
 
     // A data directory from before the migrations table: its table and lines are kept as they are.
     await executor.exec(`INSERT INTO logs (account, ts, id, line) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'still here')`);
@@ -124,7 +124,7 @@ test('migrations are recorded: a new store applies each once, a reopened one non
     const store = await LogStore.open(executor);
     assert.equal(await store.storedLines('kept'), 1);
     const again = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4]);
+    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5]);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -125,6 +125,16 @@ export async function addMetaNote(executor: SqlExecutor, tables: LogTables): Pro
 }
 
 /**
+ * Until when a line restored from the archive (src/archive) is kept and read although older than
+ * its organisation's retention; 0 for every line that was ingested.
+ */
+export async function addRestoredUntil(executor: SqlExecutor, tables: LogTables): Promise<void> {
+  const column = `restored_until DateTime64(3, 'UTC') DEFAULT 0 CODEC(Delta, LZ4)`;
+  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} ADD COLUMN IF NOT EXISTS ${column}`);
+  if (tables.reads !== tables.stored) await executor.exec(`ALTER TABLE ${tables.reads}${tables.onCluster} ADD COLUMN IF NOT EXISTS ${column}`);
+}
+
+/**
  * Brings the text index up to date: one on an older expression (tables made before INDEXED_TEXT
  * had one named search_text on lower(SEARCH_TEXT); later ones one on an earlier SEARCH_TEXT) is
  * replaced and rebuilt for every stored part before the server starts answering (words are

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +38,9 @@ export interface TestServer {
  */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-test-'));
-  const startEnv = { LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...(await testEngineEnv(dataDir)), ...(await testConfigEnv(dataDir)), ...env };
+  // On PostgreSQL, as on a cluster, stored secrets need a key that every node shares.
+  const secretKey = testConfigDialect === 'postgres' ? { LOGSTEAD_SECRET_KEY: randomBytes(32).toString('hex') } : {};
+  const startEnv = { LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn', ...secretKey, ...(await testEngineEnv(dataDir)), ...(await testConfigEnv(dataDir)), ...env };
   let settings = loadSettings(startEnv);
   let running = await startLogstead(settings, options);
   if (!running.firstStart) throw new Error('a fresh data directory should create the default organisation');
