@@ -125,7 +125,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       startIndexRate({ db, auth, store, outbox: notify.outbox, messageSettings: () => ({ publicUrl: publicUrl(), pagingUrl: settings.pagingUrl }), now, log }),
     );
     const { usage } = await started.add(startUsage({ store, policy, auth }));
-    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views }));
+    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views, accessChanged: (account) => tail.hub.accessChanged(account) }));
     await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));

@@ -18,11 +18,15 @@ export class ScopeFollower {
     private readonly db: ConfigKysely,
     private readonly people: Members,
     private readonly views: ScopedViews,
+    /** Tells the open live tails (tail/hub.ts) that an organisation's scopes changed. */
+    private readonly accessChanged: (account: string) => void = () => {},
   ) {}
 
   async member(memberId: string): Promise<void> {
     const access = await this.people.access(memberId);
-    if (access) await this.views.followScope(memberId, access.scope);
+    if (!access) return;
+    await this.views.followScope(memberId, access.scope);
+    this.accessChanged(access.account);
   }
 
   /** The members of a group, by id: read before the group changes or goes, then passed to `allOf`. */

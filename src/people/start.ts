@@ -36,6 +36,8 @@ export interface PeopleDeps {
   publicUrl: () => string;
   /** The views members saved, which follow their saver's scope. */
   views: ScopedViews;
+  /** Tells live tails an organisation's scopes changed, so they take the new ones at once. */
+  accessChanged: (account: string) => void;
 }
 
 export interface PeopleSubsystem extends Subsystem {
@@ -58,7 +60,7 @@ export function startPeople(deps: PeopleDeps): PeopleSubsystem {
     publicUrl: deps.publicUrl,
     hours: settings.inviteHours,
   };
-  const scopes = new ScopeFollower(deps.db, deps.members, deps.views);
+  const scopes = new ScopeFollower(deps.db, deps.members, deps.views, deps.accessChanged);
   const secureCookies = () => deps.publicUrl().startsWith('https:');
   const features = () => ({ email: deps.canEmail, sso: settings.oidc !== undefined, keySignIn: settings.keySignIn });
   return {

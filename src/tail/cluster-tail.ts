@@ -7,6 +7,8 @@ import type { StoredLine } from '../store/types.js';
 import { MAX_LINES_PER_SECOND, type TailHub, type TailRelay, evenSpread } from './hub.js';
 
 const INTEREST = 'logstead_tail_interest';
+/** A member's groups or a group's scope changed at some node: tails everywhere check their opener. */
+const ACCESS = 'logstead_tail_access';
 /** Each node hears only the lines sent to it: its own channel, named after its id. */
 const linesFor = (node: string) => `logstead_tail_${node.replaceAll('-', '')}`;
 /** Nodes say which tails they hold this often, and forget another node's after three silences. */
@@ -52,6 +54,7 @@ export class ClusterTail implements TailRelay {
       const message = JSON.parse(text) as { tail: string; records: Array<Record<string, unknown>>; skipped: number };
       this.hub.deliverTo(message.tail, message.records, message.skipped);
     });
+    this.broadcast.subscribe(ACCESS, (text) => this.hub.checkAccess((JSON.parse(text) as { account: string }).account));
     this.hub.relay = this;
     this.announce(true);
     this.timer = setInterval(() => this.announce(false), ANNOUNCE_MS);
@@ -65,6 +68,10 @@ export class ClusterTail implements TailRelay {
 
   changed(): void {
     this.announce(false);
+  }
+
+  accessChanged(account: string): void {
+    this.broadcast.publish(ACCESS, JSON.stringify({ account })).catch(this.onError);
   }
 
   private announce(ask: boolean): void {

@@ -22,10 +22,29 @@ test('the hub says an organisation is read when a tail at another node wants its
     changed: () => {},
     forward: (account: string, rows: StoredLine[]) => forwarded.push(`${account}:${rows.length}`),
     wants: (account: string) => account === 'acme',
+    accessChanged: () => {},
   };
   hub.relay = relay;
   assert.equal(hub.reads('acme'), true);
   assert.equal(hub.reads('other'), false);
   hub.publish('acme', []);
   assert.deepEqual(forwarded, ['acme:0']);
+});
+
+test("a change of who may see what runs the checks of that organisation's tails here and tells the other nodes", () => {
+  const hub = new TailHub();
+  const toldOthers: string[] = [];
+  hub.relay = { changed: () => {}, forward: () => {}, wants: () => false, accessChanged: (account) => toldOthers.push(account) };
+  const checked: string[] = [];
+  const stopAcme = hub.watchAccess('acme', () => checked.push('acme tail'));
+  hub.watchAccess('other', () => checked.push('other tail'));
+  hub.accessChanged('acme');
+  assert.deepEqual(checked, ['acme tail'], "only the organisation's own tails check");
+  assert.deepEqual(toldOthers, ['acme']);
+  hub.checkAccess('acme'); // as told by another node: checks here, tells no one
+  assert.deepEqual(checked, ['acme tail', 'acme tail']);
+  assert.deepEqual(toldOthers, ['acme']);
+  stopAcme();
+  hub.accessChanged('acme');
+  assert.deepEqual(checked, ['acme tail', 'acme tail'], 'a closed tail is not checked');
 });

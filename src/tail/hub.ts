@@ -33,12 +33,41 @@ export interface TailRelay {
   forward(account: string, rows: StoredLine[]): void;
   /** Whether a tail open at another node would take an organisation's lines from here. */
   wants(account: string): boolean;
+  /** Who may see what in an organisation changed here: the other nodes' tails should look again. */
+  accessChanged(account: string): void;
 }
 
 /** Live tail: hands every stored line to the open tails of its organisation that match it. */
 export class TailHub {
   private readonly byAccount = new Map<string, Map<string, TailSubscriber>>();
+  /** Each open tail's check of its opener's credentials and scope, by organisation. */
+  private readonly accessChecks = new Map<string, Set<() => void>>();
   relay: TailRelay | undefined;
+
+  /** Runs `check` whenever who may see what in `account` changes; returns how to stop. */
+  watchAccess(account: string, check: () => void): () => void {
+    let checks = this.accessChecks.get(account);
+    if (!checks) this.accessChecks.set(account, (checks = new Set()));
+    checks.add(check);
+    return () => {
+      checks!.delete(check);
+      if (checks!.size === 0) this.accessChecks.delete(account);
+    };
+  }
+
+  /**
+   * A member's groups or a group's scope changed (made here): the tails open here check their
+   * opener at once rather than at their next periodic check, and so do those at other nodes.
+   */
+  accessChanged(account: string): void {
+    this.checkAccess(account);
+    this.relay?.accessChanged(account);
+  }
+
+  /** Runs the tails' checks of one organisation here (told by another node through the relay). */
+  checkAccess(account: string): void {
+    for (const check of this.accessChecks.get(account) ?? []) check();
+  }
 
   subscribe(account: string, subscriber: TailSubscriber): () => void {
     let subscribers = this.byAccount.get(account);

@@ -28,8 +28,8 @@ interface TailRequest {
 export const SESSION_ENDED = 4401;
 /**
  * Revocation, and a change of the opener's groups, may happen in another process (the CLI) or at
- * another node, so tails look rather than wait to be told; every node reads the same
- * configuration, so a change anywhere reaches them here within this and the announcement.
+ * another node, so tails look every so often as well as when told (TailHub.accessChanged); every
+ * node reads the same configuration, so a change anywhere reaches them within this at the latest.
  */
 const CREDENTIALS_CHECK_MS = 2000;
 
@@ -105,7 +105,7 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
       // Pings keep proxies from cutting an idle tail.
       const ping = setInterval(() => socket.ping(), PING_MS);
       const openedAt = Date.now();
-      const credentialsCheck = setInterval(() => {
+      const checkCredentials = () => {
         deps.auth.current(tail.principal, openedAt).then(
           (now) => {
             if (!now) return socket.close(SESSION_ENDED, 'credentials revoked or session ended');
@@ -118,10 +118,14 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
             // The configuration database did not answer: the tail stays open until it does.
           },
         );
-      }, CREDENTIALS_CHECK_MS);
+      };
+      const credentialsCheck = setInterval(checkCredentials, CREDENTIALS_CHECK_MS);
+      // A change of groups or scopes made through this service is announced, so it holds at once.
+      const stopWatching = deps.hub.watchAccess(tail.principal.account, checkCredentials);
       socket.on('close', () => {
         clearInterval(ping);
         clearInterval(credentialsCheck);
+        stopWatching();
         clearInterval(sampleReport);
         unsubscribe();
       });
