@@ -99,7 +99,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
     const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));
-    const parsers = await started.add(startParsers({ db, auth, store, log, now: options.now }));
+    const parsers = await started.add(startParsers({ db, auth, store, log, now: options.now, skipped: (lines) => metrics.parsingSkipped.inc(lines) }));
     const ingest = await started.add(
       startIngest({
         settings,
@@ -108,7 +108,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
         nodeSlot,
         keptFrom,
         gate: controls.gate,
-        parsers: (account) => parsers.rules.forAccount(account),
+        parse: (account, lines) => parsers.apply(account, lines),
       }),
     );
     ingest.afterStore.subscribe({ name: 'metrics', stored: (_account, batch) => countStored(metrics, batch) });

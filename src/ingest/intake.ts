@@ -8,8 +8,6 @@ import { LIMITS } from '../wire/limits.js';
 import type { AfterStore } from './after-store.js';
 import type { GroupCommitBatcher } from './batcher.js';
 import type { LineIds } from './line-ids.js';
-import { applyParsers } from '../parsers/apply.js';
-import type { CompiledParser } from '../parsers/parser-rules.js';
 import { type BatchContext, type PendingLine, type SourceParams, normaliseLine } from './normalise.js';
 
 /** The ways in, as the per-protocol metrics label them. */
@@ -64,8 +62,8 @@ export interface IntakeDeps {
   keptFrom: (account: string) => number;
   /** Suspension and exclusion rules; absent, everything is let in. */
   gate?: IntakeGate;
-  /** Each organisation's custom parsing rules (src/parsers), as this node has them now. */
-  parsers?: (account: string) => readonly CompiledParser[];
+  /** Applies an organisation's custom parsing rules (src/parsers), as this node has them now, to a request's lines. */
+  parse?: (account: string, lines: readonly PendingLine[]) => void;
 }
 
 /**
@@ -115,8 +113,7 @@ export class Intake {
     const { lineIds } = this.deps;
     const firstId = lineIds.reserve(rawLines.length);
     const pending: PendingLine[] = rawLines.map((raw, index) => normaliseLine(raw, context, lineIds.format(firstId + index)));
-    const parsers = this.deps.parsers?.(account);
-    if (parsers?.length) for (const line of pending) applyParsers(line, parsers);
+    this.deps.parse?.(account, pending);
     const unindexedMeta: Record<string, number> = {};
     let bytes = 0;
     const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + repeated);

@@ -7,7 +7,7 @@ import { AfterStore } from './after-store.js';
 import { GroupCommitBatcher } from './batcher.js';
 import { Intake, type IntakeGate } from './intake.js';
 import { LineIds } from './line-ids.js';
-import type { CompiledParser } from '../parsers/parser-rules.js';
+import type { PendingLine } from './normalise.js';
 
 /**
  * Request bodies read and parsed at once, in bytes. A parsed 10 MB body takes several times its
@@ -26,8 +26,8 @@ export interface IngestDeps {
   keptFrom: (account: string) => number;
   /** Suspension and exclusion rules (src/ingestion-controls). */
   gate?: IntakeGate;
-  /** Each organisation's custom parsing rules (src/parsers). */
-  parsers?: (account: string) => readonly CompiledParser[];
+  /** Applies an organisation's custom parsing rules (src/parsers) to a request's lines. */
+  parse?: (account: string, lines: readonly PendingLine[]) => void;
 }
 
 export interface IngestSubsystem extends Subsystem {
@@ -64,7 +64,7 @@ export function startIngest(deps: IngestDeps): IngestSubsystem {
     driftToleranceMs: settings.driftToleranceMs,
     keptFrom: deps.keptFrom,
     gate: deps.gate,
-    parsers: deps.parsers,
+    parse: deps.parse,
   });
   return {
     intake,

@@ -108,6 +108,11 @@ export function createMetrics() {
       labelNames: ['protocol', 'reason'] as const,
       registers,
     }),
+    parsingSkipped: new Counter({
+      name: 'logstead_parsing_skipped_lines_total',
+      help: "Lines stored without their organisation's custom parsing rules because the organisation had spent its share of parsing time that second (src/parsers/apply.ts).",
+      registers,
+    }),
     ingestShed: new Counter({
       name: 'logstead_ingest_shed_total',
       help: 'Ingest requests shed with 503 and Retry-After because they waited LOGSTEAD_INGEST_WAIT_MS for room in the queue.',

@@ -6,7 +6,7 @@ import { validate } from '../http/validation.js';
 import { compileQuery } from '../query/compile.js';
 import { parseQuery } from '../query/parser.js';
 import type { LogStore } from '../store/log-store.js';
-import { MAX_PARSERS_PER_ACCOUNT, MAX_PATTERN_CHARS, compilePattern, extract } from './parser-rules.js';
+import { LINE_STEPS, MAX_PARSERS_PER_ACCOUNT, MAX_PATTERN_CHARS, compilePattern, extract, readableChars } from './parser-rules.js';
 import type { ParserRules } from './parser-rules.js';
 import type { CaptureType, ParserInput, ParserStore } from './parser-store.js';
 
@@ -27,6 +27,8 @@ const parserSchema = Joi.object({
 /** How many of the organisation's last lines a test without lines reads. */
 const TEST_LINES = 20;
 const MAX_TEST_LINES = 100;
+/** What matching may spend on one test request, over all its lines: ten lines' worth. */
+const TEST_STEPS = 10 * LINE_STEPS;
 /** How far back a test without lines looks for them. */
 const TEST_LOOKBACK_MS = 7 * 24 * 3600 * 1000;
 
@@ -114,10 +116,18 @@ export async function parserRoutes(app: FastifyInstance, deps: ParserRoutesDeps)
       );
       for await (const rows of read) for (const row of rows) lines.push(row.line);
     }
+    // A test shares TEST_STEPS between its lines, as ingest holds each line to LINE_STEPS: any
+    // reader may ask, so a large pattern on long lines must not hold this node's CPU.
+    let left = TEST_STEPS;
     return {
       lines: lines.map((line) => {
-        const got = extract(compiled, line);
-        return got ? { line, matched: true, fields: got.fields, ...(got.level ? { level: got.level } : {}) } : { line, matched: false, fields: null };
+        const budget = { steps: Math.min(LINE_STEPS, left) };
+        const read = readableChars(compiled, line.length, budget.steps);
+        const got = extract(compiled, line, budget);
+        left -= Math.min(LINE_STEPS, left) - budget.steps;
+        // `read`: how much of a line the pattern could read, when not all of it (see LINE_STEPS).
+        const partly = read < line.length ? { read } : {};
+        return got ? { line, matched: true, fields: got.fields, ...(got.level ? { level: got.level } : {}), ...partly } : { line, matched: false, fields: null, ...partly };
       }),
     };
   });
