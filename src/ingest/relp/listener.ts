@@ -14,8 +14,9 @@ const OK = '200 OK';
 /**
  * One RELP session: `open` is answered with the offers Logstead takes (syslog only); each `syslog`
  * frame is acknowledged (`rsp 200 OK`) only once its message is durably written, or dropped and
- * counted for its key, so a sender resends whatever was in flight when Logstead died, and nothing
- * acknowledged is lost. `close` is answered after every acknowledgement.
+ * counted (its key, its organisation suspended). One whose write still failed when Logstead
+ * stopped is left unacknowledged: the sender resends it, as whatever was in flight when Logstead
+ * died, and nothing acknowledged is lost. `close` is answered after every acknowledgement.
  */
 export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): void {
   const peer = { address: socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown' };
@@ -27,8 +28,12 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
   };
   const pipeline = new WritePipeline<{ txnr: number; text: string }>({
     write: async (messages) => {
-      await deps.intake.store('relp', messages.map(({ text }) => text), peer, { waitForRoom: true });
-      for (const { txnr } of messages) send(relpResponse(txnr, OK));
+      const outcomes = await deps.intake.store('relp', messages.map(({ text }) => text), peer, { waitForRoom: true });
+      // Stored or dropped on purpose is acknowledged; a message whose write still failed as the
+      // listener stopped is not, so the sender sends it again when it reconnects.
+      messages.forEach(({ txnr }, index) => {
+        if (outcomes[index] !== 'failed') send(relpResponse(txnr, OK));
+      });
     },
     sizeOf: ({ text }) => text.length,
     maxBatchItems: MAX_BATCH_MESSAGES,
@@ -38,7 +43,7 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
       else if (!ending) socket.resume();
     },
     // Left unacknowledged: the sender sends them again when it reconnects.
-    onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored as the listener stopped; the sender will resend them'),
+    onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored; left unacknowledged, the sender will resend them'),
   });
   const endSession = async (farewell: Buffer | undefined) => {
     ending = true;

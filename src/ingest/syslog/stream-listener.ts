@@ -78,7 +78,7 @@ export function acceptSyslogStream(socket: net.Socket, deps: { protocol: IngestP
       if (full) socket.pause();
       else if (!ending) socket.resume();
     },
-    onError: (error) => deps.log.warn({ err: error, protocol: deps.protocol }, 'syslog messages lost as the listener stopped'),
+    onError: (error) => deps.log.warn({ err: error, protocol: deps.protocol }, 'syslog messages lost: their write failed'),
   });
   const forget = connections.add({
     end: async () => {
