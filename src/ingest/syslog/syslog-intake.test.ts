@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Accounts } from '../../accounts/accounts.js';
 import { errors } from '../../http/errors.js';
-import { IngestAdmission } from '../admission.js';
-import type { Intake, IntakeRequest } from '../intake.js';
-import { type DropReason, SyslogIntake } from './syslog-intake.js';
+import { failingIntake, syslogIntakeOver } from '../../testing/syslog-intake.js';
 
 /**
  * The syslog intake's write path against an intake and a key lookup that fail on cue: a failure
@@ -13,47 +9,12 @@ import { type DropReason, SyslogIntake } from './syslog-intake.js';
  * write succeeds, a 4xx is not, and each message says whether it was stored, dropped or failed.
  */
 
-const quiet = { warn() {}, error() {}, info() {}, debug() {} } as unknown as FastifyBaseLogger;
-
-/** An intake whose writes for `account` throw what `failures` hands out first, then succeed. */
-function fakeIntake(failures: Record<string, unknown[]>) {
-  const written: { account: string; lines: number }[] = [];
-  let attempts = 0;
-  const intake = {
-    admit() {},
-    async prepare(request: IntakeRequest) {
-      return request;
-    },
-    async write(prepared: IntakeRequest, _log: FastifyBaseLogger, queued?: () => void) {
-      attempts++;
-      queued?.();
-      const failure = failures[prepared.account]?.shift();
-      if (failure !== undefined) throw failure;
-      written.push({ account: prepared.account, lines: prepared.rawLines.length });
-    },
-  } as unknown as Intake;
-  return { intake, written, attempts: () => attempts };
-}
-
-function syslogIntake(intake: Intake, accountForKey: (key: string) => Promise<string | null> = async (key) => `org-${key}`) {
-  const drops: { reason: DropReason; messages: number }[] = [];
-  const syslog = new SyslogIntake({
-    accounts: { accountForKey } as unknown as Accounts,
-    intake,
-    admission: new IngestAdmission(() => 0, { maxQueuedLines: 1000, maxReadingBytes: 1 << 30, waitMs: 0 }),
-    fallbackKey: undefined,
-    dropped: (_protocol, reason, messages) => drops.push({ reason, messages }),
-    log: quiet,
-  });
-  return { syslog, drops };
-}
-
 const message = (key: string, text: string) => `<14>1 - host app - - [logdna@48950 key="${key}"] ${text}`;
 const peer = { address: '127.0.0.1' };
 
 test('a store that fails twice with a plain error is tried again: the batch is stored once, nothing dropped', async () => {
-  const fake = fakeIntake({ 'org-k1': [new Error('disk full'), new Error('disk full')] });
-  const { syslog, drops } = syslogIntake(fake.intake);
+  const fake = failingIntake({ 'org-k1': [new Error('disk full'), new Error('disk full')] });
+  const { syslog, drops } = syslogIntakeOver(fake.intake);
   const outcomes = await syslog.store('relp', [message('k1', 'one'), message('k1', 'two')], peer, { waitForRoom: true });
   assert.deepEqual(outcomes, ['stored', 'stored']);
   assert.deepEqual(fake.written, [{ account: 'org-k1', lines: 2 }]);
@@ -62,17 +23,17 @@ test('a store that fails twice with a plain error is tried again: the batch is s
 });
 
 test('a store error (503) is retried for UDP too: only a full store drops a UDP batch', async () => {
-  const fake = fakeIntake({ 'org-k1': [errors.storeUnavailable()] });
-  const { syslog, drops } = syslogIntake(fake.intake);
+  const fake = failingIntake({ 'org-k1': [errors.storeUnavailable()] });
+  const { syslog, drops } = syslogIntakeOver(fake.intake);
   assert.deepEqual(await syslog.store('syslog-udp', [message('k1', 'one')], peer, { waitForRoom: false }), ['stored']);
   assert.deepEqual(fake.written, [{ account: 'org-k1', lines: 1 }]);
   assert.deepEqual(drops, []);
 });
 
 test('a configuration database that fails to look the key up is asked again', async () => {
-  const fake = fakeIntake({});
+  const fake = failingIntake({});
   let lookups = 0;
-  const { syslog, drops } = syslogIntake(fake.intake, async (key) => {
+  const { syslog, drops } = syslogIntakeOver(fake.intake, async (key) => {
     if (++lookups <= 2) throw new Error('connection terminated');
     return `org-${key}`;
   });
@@ -83,8 +44,8 @@ test('a configuration database that fails to look the key up is asked again', as
 });
 
 test('a client error (4xx) is not retried: its messages are dropped and counted, the others stored', async () => {
-  const fake = fakeIntake({ 'org-bad': [errors.storedTooLarge()] });
-  const { syslog, drops } = syslogIntake(fake.intake, async (key) => (key === 'unknown' ? null : `org-${key}`));
+  const fake = failingIntake({ 'org-bad': [errors.storedTooLarge()] });
+  const { syslog, drops } = syslogIntakeOver(fake.intake, async (key) => (key === 'unknown' ? null : `org-${key}`));
   const outcomes = await syslog.store('relp', [message('bad', 'refused'), message('good', 'kept'), message('unknown', 'nobody')], peer, { waitForRoom: true });
   assert.deepEqual(outcomes, ['dropped', 'stored', 'dropped']);
   assert.equal(fake.attempts(), 2, 'one attempt each for bad and good');
@@ -99,8 +60,8 @@ test('a client error (4xx) is not retried: its messages are dropped and counted,
 });
 
 test('a write still failing when the intake stops is failed, not stored nor dropped, and the wait is cut short', async () => {
-  const fake = fakeIntake({ 'org-down': Array.from({ length: 1000 }, () => new Error('store away')) });
-  const { syslog } = syslogIntake(fake.intake);
+  const fake = failingIntake({ 'org-down': Array.from({ length: 1000 }, () => new Error('store away')) });
+  const { syslog } = syslogIntakeOver(fake.intake);
   const storing = syslog.store('relp', [message('up', 'kept'), message('down', 'lost')], peer, { waitForRoom: true });
   await new Promise((resolve) => setTimeout(resolve, 400));
   const stoppedAt = Date.now();

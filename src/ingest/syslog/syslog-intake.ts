@@ -246,7 +246,7 @@ function isClientError(error: unknown): boolean {
 }
 
 /** Logs a kind of event at most once per interval, with how many happened since the last line. */
-class RateLimitedLog {
+export class RateLimitedLog {
   private readonly last = new Map<string, { at: number; unlogged: number }>();
 
   constructor(private readonly intervalMs: number) {}
