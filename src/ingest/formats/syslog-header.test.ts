@@ -44,3 +44,12 @@ test('never a field named host, app, level or tag; lines that are not syslog sta
     assert.equal(parseSyslogHeader(line), null, line);
   }
 });
+
+test("Mezmo's logdna@48950 element (the ingestion key and tags) is skipped; other elements still become fields", () => {
+  const parsed = parseSyslogHeader('<14>1 2026-11-26T10:00:00Z host app 1 - [logdna@48950 key="secret" tags="a"][x@1 y="z"] hello');
+  assert.ok(parsed);
+  assert.deepEqual(parsed.fields, { facility: 'user', pid: 1, y: 'z', message: 'hello' });
+  assert.doesNotMatch(JSON.stringify(parsed), /secret/);
+  // As it arrives over HTTP: the line parsed by format, the key nowhere in what is stored.
+  assert.doesNotMatch(JSON.stringify(parseFormat('<14>1 2026-11-26T10:00:00Z host app 1 - [logdna@48950 key="secret"] hello', '')), /secret/);
+});

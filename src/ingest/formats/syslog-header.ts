@@ -1,4 +1,5 @@
 import { LIMITS } from '../../wire/limits.js';
+import { MEZMO_SD_ID } from '../syslog/to-line.js';
 import { type ParsedLine, MONTHS, SEVERITY_LEVELS, digitsAt, isoTimestampAt, numberOrText, setField } from './parsed.js';
 
 const FACILITIES = [
@@ -75,10 +76,15 @@ function parse5424(text: string, pri: number, start: number): ParsedLine | null 
   return { logtype: 'syslog', fields, level, ts, host: nil(host)?.slice(0, LIMITS.hostname), app: nil(app)?.slice(0, LIMITS.app) };
 }
 
-/** One `[id name="value" ...]` element from `open`: its parameters as fields; the index after `]`, or -1. */
-function readElement(text: string, open: number, fields: Record<string, unknown>): number {
+/**
+ * One `[id name="value" ...]` element from `open`: its parameters as fields; the index after `]`,
+ * or -1. Mezmo's own element (`logdna@48950`) is read past but kept out of the fields: it carries
+ * the sender's ingestion key, which must never be stored.
+ */
+function readElement(text: string, open: number, lineFields: Record<string, unknown>): number {
   let index = open + 1;
   while (index < text.length && text[index] !== ' ' && text[index] !== ']') index++;
+  const fields = text.slice(open + 1, index) === MEZMO_SD_ID ? {} : lineFields;
   while (text[index] === ' ') {
     const equals = text.indexOf('="', index + 1);
     if (equals < 0) return -1;

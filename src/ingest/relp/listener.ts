@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_FRAME_BYTES, type OpenConnections } from '../syslog/stream-listener.js';
+import { IDLE_TIMEOUT_MS, MAX_FRAME_BYTES, type OpenConnections } from '../syslog/stream-listener.js';
 import type { SyslogIntake } from '../syslog/syslog-intake.js';
 import { WritePipeline } from '../syslog/write-pipeline.js';
 import { RelpDeframer, RelpFrameError, SERVER_CLOSE, relpOffers, relpResponse } from './frames.js';
@@ -11,13 +11,24 @@ const MAX_BATCH_MESSAGES = 20_000;
 
 const OK = '200 OK';
 
+/** Once a session has ended, how long the peer has to close its side before the socket is destroyed. */
+const CLOSE_GRACE_MS = 5_000;
+
+export interface RelpOptions {
+  /** A session that sends nothing this long is ended (IDLE_TIMEOUT_MS by default). */
+  idleTimeoutMs?: number;
+  /** CLOSE_GRACE_MS by default. */
+  closeGraceMs?: number;
+}
+
 /**
  * One RELP session: `open` is answered with the offers Logstead takes (syslog only); each `syslog`
  * frame is acknowledged (`rsp 200 OK`) only once its message is durably written, or dropped and
- * counted for its key, so a sender resends whatever was in flight when Logstead died, and nothing
- * acknowledged is lost. `close` is answered after every acknowledgement.
+ * counted (its key, its organisation suspended). One whose write still failed when Logstead
+ * stopped is left unacknowledged: the sender resends it, as whatever was in flight when Logstead
+ * died, and nothing acknowledged is lost. `close` is answered after every acknowledgement.
  */
-export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): void {
+export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log: FastifyBaseLogger } & RelpOptions, connections: OpenConnections): void {
   const peer = { address: socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown' };
   const deframer = new RelpDeframer(MAX_FRAME_BYTES);
   let opened = false;
@@ -27,8 +38,12 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
   };
   const pipeline = new WritePipeline<{ txnr: number; text: string }>({
     write: async (messages) => {
-      await deps.intake.store('relp', messages.map(({ text }) => text), peer, { waitForRoom: true });
-      for (const { txnr } of messages) send(relpResponse(txnr, OK));
+      const outcomes = await deps.intake.store('relp', messages.map(({ text }) => text), peer, { waitForRoom: true });
+      // Stored or dropped on purpose is acknowledged; a message whose write still failed as the
+      // listener stopped is not, so the sender sends it again when it reconnects.
+      messages.forEach(({ txnr }, index) => {
+        if (outcomes[index] !== 'failed') send(relpResponse(txnr, OK));
+      });
     },
     sizeOf: ({ text }) => text.length,
     maxBatchItems: MAX_BATCH_MESSAGES,
@@ -38,18 +53,31 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
       else if (!ending) socket.resume();
     },
     // Left unacknowledged: the sender sends them again when it reconnects.
-    onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored as the listener stopped; the sender will resend them'),
+    onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored; left unacknowledged, the sender will resend them'),
   });
-  const endSession = async (farewell: Buffer | undefined) => {
-    ending = true;
-    socket.pause();
-    await pipeline.drained();
-    if (farewell) send(farewell);
-    socket.end();
-  };
+  let ended: Promise<void> | undefined;
+  // Once: a session that a `close` ended is not ended again (with serverclose) by the stop.
+  const endSession = (farewell: Buffer | undefined) =>
+    (ended ??= (async () => {
+      ending = true;
+      socket.pause();
+      await pipeline.drained();
+      if (farewell) send(farewell);
+      socket.end();
+      // A peer that never closes its side would hold the socket (and the listener's close) for ever.
+      setTimeout(() => socket.destroy(), deps.closeGraceMs ?? CLOSE_GRACE_MS).unref();
+    })());
   const forget = connections.add({ end: () => endSession(SERVER_CLOSE) });
 
   socket.setNoDelay(true);
+  const idleTimeoutMs = deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  socket.setTimeout(idleTimeoutMs);
+  socket.on('timeout', () => {
+    if (ending) return;
+    // Paused while its pipeline is full, the sender is held back, not idle: wait again.
+    if (pipeline.isFull) socket.setTimeout(idleTimeoutMs);
+    else void endSession(SERVER_CLOSE);
+  });
   socket.on('data', (chunk: Buffer) => {
     if (ending) return;
     let frames;
@@ -97,6 +125,6 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
 }
 
 /** The RELP listener (LOGSTEAD_RELP_PORT). */
-export function relpServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): net.Server {
+export function relpServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger } & RelpOptions, connections: OpenConnections): net.Server {
   return net.createServer((socket) => acceptRelp(socket, deps, connections));
 }

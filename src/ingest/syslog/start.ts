@@ -46,7 +46,7 @@ export async function startSyslogIngest(deps: {
   try {
     if (settings.syslogTcpPort !== undefined) {
       const connections = new OpenConnections();
-      const listener = await listenStream(syslogTcpServer({ intake, log }, connections), settings.host, settings.syslogTcpPort, connections);
+      const listener = await listenStream(syslogTcpServer({ intake, log }, connections), settings.host, settings.syslogTcpPort, connections, { log });
       listeners.push(listener);
       ports.tcp = listener.port;
       log.info(`syslog over TCP listening on ${settings.host}:${listener.port}`);
@@ -56,7 +56,7 @@ export async function startSyslogIngest(deps: {
       const cert = fs.readFileSync(settings.syslogTlsCert!);
       const key = fs.readFileSync(settings.syslogTlsKey!);
       const connections = new OpenConnections();
-      const listener = await listenStream(syslogTlsServer({ intake, log, cert, key }, connections), settings.host, settings.syslogTlsPort, connections);
+      const listener = await listenStream(syslogTlsServer({ intake, log, cert, key }, connections), settings.host, settings.syslogTlsPort, connections, { log });
       listeners.push(listener);
       ports.tls = listener.port;
       log.info(`syslog over TLS listening on ${settings.host}:${listener.port}`);
@@ -69,7 +69,7 @@ export async function startSyslogIngest(deps: {
     }
     if (settings.relpPort !== undefined) {
       const connections = new OpenConnections();
-      const listener = await listenStream(relpServer({ intake, log }, connections), settings.host, settings.relpPort, connections);
+      const listener = await listenStream(relpServer({ intake, log }, connections), settings.host, settings.relpPort, connections, { log });
       listeners.push(listener);
       ports.relp = listener.port;
       log.info(`RELP listening on ${settings.host}:${listener.port}`);

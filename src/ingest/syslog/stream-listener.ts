@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LIMITS } from '../../wire/limits.js';
 import type { IngestProtocol } from '../intake.js';
 import { SyslogDeframer } from './framing.js';
-import type { SyslogIntake } from './syslog-intake.js';
+import { RateLimitedLog, type SyslogIntake } from './syslog-intake.js';
 import { WritePipeline } from './write-pipeline.js';
 
 /**
@@ -17,17 +17,32 @@ export const MAX_FRAME_BYTES = LIMITS.lineBytes + 8 * 1024;
 const MAX_HELD_BYTES = 4 * 1024 * 1024;
 const MAX_BATCH_MESSAGES = 20_000;
 
+/**
+ * A connection that sends nothing for this long is closed: a sender that went away without a
+ * FIN (a host switched off, a NAT entry forgotten) would otherwise hold its socket for ever.
+ * Senders reconnect when they next have something to send.
+ */
+export const IDLE_TIMEOUT_MS = 10 * 60_000;
+
+/** Connections one listener keeps open; more are closed as they arrive, so a flood cannot use up the file descriptors. */
+export const MAX_CONNECTIONS = 10_000;
+
 export interface StreamListener {
   port: number;
   close(): Promise<void>;
 }
 
-/** Accepts connections on host:port (net or tls), and closes them and waits for their writes on close. */
+/**
+ * Accepts connections on host:port (net or tls), at most `maxConnections` at once, and closes
+ * them and waits for their writes on close. An error of the server itself (accept failing for
+ * want of file descriptors) is logged rather than thrown, as nothing would catch it.
+ */
 export async function listenStream(
   server: net.Server,
   host: string,
   port: number,
   connections: { close(): Promise<void> },
+  options: { log: FastifyBaseLogger; maxConnections?: number },
 ): Promise<StreamListener> {
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
@@ -36,6 +51,17 @@ export async function listenStream(
       resolve((server.address() as net.AddressInfo).port);
     });
   });
+  const errorLog = new RateLimitedLog(10_000);
+  server.on('error', (error: NodeJS.ErrnoException) =>
+    errorLog.record(`error:${error.code}`, 1, (count) => options.log.error({ err: error, port: bound, errors: count }, 'syslog listener error')),
+  );
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  // Node closes a connection past maxConnections as it arrives, and says so with 'drop'.
+  server.on('drop', () =>
+    errorLog.record('drop', 1, (count) =>
+      options.log.warn({ port: bound, connections: count, maxConnections: server.maxConnections }, 'syslog connections refused: the listener has as many open as it keeps'),
+    ),
+  );
   return {
     port: bound,
     close: async () => {
@@ -65,7 +91,11 @@ export class OpenConnections {
  * through a write pipeline to the syslog intake. Plain syslog acknowledges nothing, so a full store
  * is felt by the sender only as TCP's back-pressure: the socket is paused while its pipeline is full.
  */
-export function acceptSyslogStream(socket: net.Socket, deps: { protocol: IngestProtocol; intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): void {
+export function acceptSyslogStream(
+  socket: net.Socket,
+  deps: { protocol: IngestProtocol; intake: SyslogIntake; log: FastifyBaseLogger; idleTimeoutMs?: number },
+  connections: OpenConnections,
+): void {
   const peer = { address: socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown' };
   const deframer = new SyslogDeframer({ maxMessageBytes: MAX_FRAME_BYTES });
   let ending = false;
@@ -78,17 +108,24 @@ export function acceptSyslogStream(socket: net.Socket, deps: { protocol: IngestP
       if (full) socket.pause();
       else if (!ending) socket.resume();
     },
-    onError: (error) => deps.log.warn({ err: error, protocol: deps.protocol }, 'syslog messages lost as the listener stopped'),
+    onError: (error) => deps.log.warn({ err: error, protocol: deps.protocol }, 'syslog messages lost: their write failed'),
   });
-  const forget = connections.add({
-    end: async () => {
-      ending = true;
-      socket.pause();
-      await pipeline.drained();
-      socket.destroy();
-    },
-  });
+  const end = async () => {
+    ending = true;
+    socket.pause();
+    await pipeline.drained();
+    socket.destroy();
+  };
+  const forget = connections.add({ end });
   socket.setNoDelay(true);
+  const idleTimeoutMs = deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  socket.setTimeout(idleTimeoutMs);
+  socket.on('timeout', () => {
+    if (ending) return;
+    // Paused while its pipeline is full, the sender is held back, not idle: wait again.
+    if (pipeline.isFull) socket.setTimeout(idleTimeoutMs);
+    else void end();
+  });
   socket.on('data', (chunk: Buffer) => {
     // Decoded at once: the strings are what is held, never the chunk the frames were cut from.
     pipeline.push(deframer.push(chunk).map((frame) => frame.bytes.toString('utf8')));
@@ -101,7 +138,7 @@ export function acceptSyslogStream(socket: net.Socket, deps: { protocol: IngestP
 }
 
 /** Starts the TCP listener (LOGSTEAD_SYSLOG_TCP_PORT). */
-export function syslogTcpServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger }, connections: OpenConnections): net.Server {
+export function syslogTcpServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger; idleTimeoutMs?: number }, connections: OpenConnections): net.Server {
   return net.createServer((socket) => acceptSyslogStream(socket, { ...deps, protocol: 'syslog-tcp' }, connections));
 }
 
@@ -109,9 +146,12 @@ export function syslogTcpServer(deps: { intake: SyslogIntake; log: FastifyBaseLo
  * The TLS listener (RFC 5425; LOGSTEAD_SYSLOG_TLS_PORT with a certificate and key). A handshake
  * that fails is counted and logged (rate-limited), and the connection closed.
  */
-export function syslogTlsServer(deps: { intake: SyslogIntake; log: FastifyBaseLogger; cert: Buffer; key: Buffer }, connections: OpenConnections): tls.Server {
+export function syslogTlsServer(
+  deps: { intake: SyslogIntake; log: FastifyBaseLogger; cert: Buffer; key: Buffer; idleTimeoutMs?: number },
+  connections: OpenConnections,
+): tls.Server {
   const server = tls.createServer({ cert: deps.cert, key: deps.key, minVersion: 'TLSv1.2' }, (socket) =>
-    acceptSyslogStream(socket, { intake: deps.intake, log: deps.log, protocol: 'syslog-tls' }, connections),
+    acceptSyslogStream(socket, { intake: deps.intake, log: deps.log, protocol: 'syslog-tls', idleTimeoutMs: deps.idleTimeoutMs }, connections),
   );
   server.on('tlsClientError', (_error, socket) => {
     deps.intake.drop('syslog-tls', 'tls-handshake', 1, { address: socket.remoteAddress ?? 'unknown' });
