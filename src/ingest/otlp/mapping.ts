@@ -161,6 +161,21 @@ function setOwn(object: Obj, key: string, value: unknown): void {
 }
 
 /**
+ * A copy of a meta object, its nested objects and arrays copied too (a record's attributes may nest
+ * into them), faster than nesting the same resource attributes again for every record.
+ */
+function copyOf(source: Obj): Obj {
+  const copy: Obj = {};
+  for (const key of Object.keys(source)) setOwn(copy, key, copiedValue(source[key]));
+  return copy;
+}
+
+function copiedValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copiedValue);
+  return isObj(value) ? copyOf(value) : value;
+}
+
+/**
  * Attributes into meta: a dotted OpenTelemetry name (`http.request.method`) nests, so that
  * `meta.http.request.method:GET` finds it as the query language reads paths. A name that cannot
  * nest (an empty part, or a part already holding a value that is no object) stays as it is.
@@ -252,22 +267,24 @@ export function linesOfRequest(request: unknown): OtlpLine[] {
       else if (key === 'host.name') hostName = text(value);
       else if (key === 'hostname') hostname = text(value);
     }
+    // The resource's attributes as meta, nested once here; each of its records starts from a copy.
+    const resourceMeta: Obj = {};
+    for (const [key, value] of resourceAttributes) putAttribute(resourceMeta, key, value);
     for (const scopeLogs of list(rl, 'scopeLogs', 'scope_logs', 'scopeLogs')) {
       const sl = message(scopeLogs, 'a scopeLogs');
       if (!sl) continue;
       for (const logRecord of list(sl, 'logRecords', 'log_records', 'logRecords')) {
         const record = message(logRecord, 'a logRecord');
         if (!record) continue;
-        lines.push(lineOf(record, resourceAttributes, app, hostName ?? hostname));
+        lines.push(lineOf(record, resourceMeta, app, hostName ?? hostname));
       }
     }
   }
   return lines;
 }
 
-function lineOf(record: Obj, resourceAttributes: Array<[string, unknown]>, app: string | undefined, resourceHost: string | undefined): OtlpLine {
-  const meta: Obj = {};
-  for (const [key, value] of resourceAttributes) putAttribute(meta, key, value);
+function lineOf(record: Obj, resourceMeta: Obj, app: string | undefined, resourceHost: string | undefined): OtlpLine {
+  const meta = copyOf(resourceMeta);
   let recordHost: string | undefined;
   for (const [key, value] of keyValues(list(record, 'attributes', 'attributes', 'attributes'), 0)) {
     putAttribute(meta, key, value);
