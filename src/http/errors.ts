@@ -95,6 +95,13 @@ export const errors = {
   tooManySignIns: (retryAfterSeconds: number) =>
     new ApiError(429, { ...envelope(`Too many failed sign-ins; retry in ${retryAfterSeconds} s.`, 'TooManyRequests'), retryAfter: retryAfterSeconds }),
   invalidParameter: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
+  /** A pattern test while the organisation's parsing rules have spent this second's share of time. */
+  parsingTimeSpent: () =>
+    new ApiError(
+      429,
+      envelope("The organisation's parsing rules have used their share of time this second; try the pattern again in a moment.", 'TooManyRequests'),
+      { 'retry-after': '1' },
+    ),
   /** The one text for a time range that ends before it starts, on every read route. */
   reversedTimeRange: () => new ApiError(400, envelope('The time range is reversed: "from" must not be later than "to".', 'BadRequest')),
   /** A search query that does not parse: where, and what was expected there. */

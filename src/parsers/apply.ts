@@ -50,12 +50,7 @@ export class ParsingTime {
   apply(account: string, lines: readonly PendingLine[], rules: readonly CompiledParser[]): void {
     if (rules.length === 0) return;
     let started = this.clock();
-    const second = Math.floor(started / 1000);
-    let used = this.spent.get(account);
-    if (!used || used.second !== second) {
-      if (this.spent.size > 10_000) this.spent.clear(); // only the current second matters
-      this.spent.set(account, (used = { second, ms: 0 }));
-    }
+    const used = this.thisSecond(account, started);
     for (let index = 0; index < lines.length; index++) {
       if (used.ms >= this.msPerSecond) {
         this.onSkipped(account, lines.length - index);
@@ -66,5 +61,30 @@ export class ParsingTime {
       used.ms += now - started;
       started = now;
     }
+  }
+
+  /**
+   * Runs other work on an organisation's rules (a test of a pattern, which any reader may ask
+   * for) on its share: false, without running it, when this second's share is spent.
+   */
+  spend<T>(account: string, work: () => T): { done: true; value: T } | { done: false } {
+    const started = this.clock();
+    const used = this.thisSecond(account, started);
+    if (used.ms >= this.msPerSecond) return { done: false };
+    try {
+      return { done: true, value: work() };
+    } finally {
+      used.ms += this.clock() - started;
+    }
+  }
+
+  private thisSecond(account: string, now: number): { second: number; ms: number } {
+    const second = Math.floor(now / 1000);
+    let used = this.spent.get(account);
+    if (!used || used.second !== second) {
+      if (this.spent.size > 10_000) this.spent.clear(); // only the current second matters
+      this.spent.set(account, (used = { second, ms: 0 }));
+    }
+    return used;
   }
 }

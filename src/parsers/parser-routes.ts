@@ -8,6 +8,7 @@ import { parseQuery } from '../query/parser.js';
 import type { LogStore } from '../store/log-store.js';
 import { LINE_STEPS, MAX_PARSERS_PER_ACCOUNT, MAX_PATTERN_CHARS, compilePattern, extract, readableChars } from './parser-rules.js';
 import type { ParserRules } from './parser-rules.js';
+import type { ParsingTime } from './apply.js';
 import type { CaptureType, ParserInput, ParserStore } from './parser-store.js';
 
 const types = Joi.object().pattern(Joi.string().max(64), Joi.string().valid('string', 'number', 'boolean')).max(50).default({});
@@ -45,6 +46,8 @@ export interface ParserRoutesDeps {
   auth: ServiceAuth;
   parsers: ParserStore;
   rules: ParserRules;
+  /** The organisation's share of parsing time, which tests of patterns draw on too. */
+  time: ParsingTime;
   store: LogStore;
   now: () => number;
 }
@@ -116,19 +119,22 @@ export async function parserRoutes(app: FastifyInstance, deps: ParserRoutesDeps)
       );
       for await (const rows of read) for (const row of rows) lines.push(row.line);
     }
-    // A test shares TEST_STEPS between its lines, as ingest holds each line to LINE_STEPS: any
-    // reader may ask, so a large pattern on long lines must not hold this node's CPU.
-    let left = TEST_STEPS;
-    return {
-      lines: lines.map((line) => {
+    // A test shares TEST_STEPS between its lines, as ingest holds each line to LINE_STEPS, and
+    // runs on the organisation's share of parsing time: any reader may ask, so tests repeated
+    // with a large pattern on long lines must not hold this node's CPU.
+    const tested = deps.time.spend(account, () => {
+      let left = TEST_STEPS;
+      return lines.map((line) => {
         const budget = { steps: Math.min(LINE_STEPS, left) };
         const read = readableChars(compiled, line.length, budget.steps);
         const got = extract(compiled, line, budget);
-        left -= Math.min(LINE_STEPS, left) - budget.steps;
+        left -= Math.min(LINE_STEPS, left) - Math.max(0, budget.steps);
         // `read`: how much of a line the pattern could read, when not all of it (see LINE_STEPS).
         const partly = read < line.length ? { read } : {};
         return got ? { line, matched: true, fields: got.fields, ...(got.level ? { level: got.level } : {}), ...partly } : { line, matched: false, fields: null, ...partly };
-      }),
-    };
+      });
+    });
+    if (!tested.done) throw errors.parsingTimeSpent();
+    return { lines: tested.value };
   });
 }

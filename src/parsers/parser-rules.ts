@@ -9,8 +9,9 @@ import type { CaptureType, Parser, ParserStore } from './parser-store.js';
 export const MAX_PATTERN_CHARS = 2000;
 /**
  * Instructions of a compiled pattern: matching costs up to this much per character of a line, so
- * a pattern that expands far (`\w{1000}` repeated) is refused as too large, as RE2 refuses one
- * over its memory budget. A thorough access-log pattern compiles to about 100.
+ * a pattern that expands far (`\w{1000}` repeated) is refused as too large when it is written, as
+ * RE2 refuses one over its memory budget. A thorough access-log pattern compiles to about 55.
+ * A rule saved before this limit still applies: LINE_STEPS holds what it costs per line.
  */
 export const MAX_PROGRAM_SIZE = 2000;
 /**
@@ -18,7 +19,8 @@ export const MAX_PROGRAM_SIZE = 2000;
  * it. Linear time is still time: measured with re2js, a pattern that keeps many threads alive
  * (`(a|aa)*(a|b){500}` unanchored on 16 KiB of one letter) costs about 40 ns a step, so this
  * holds the worst line to about 40 ms, while a 100-instruction pattern still reads 10,000
- * characters of each of ten lines' worth of rules. A rule reads fewer characters of a line as
+ * characters a line for each of ten rules. A match is charged twice what it read: finding where
+ * the captures lie costs about as much again as deciding that the pattern matches. A rule reads fewer characters of a line as
  * the budget runs out (its start, where formats put their fields), and none once it is spent.
  */
 export const LINE_STEPS = 1_000_000;
@@ -46,15 +48,15 @@ export interface CompiledPattern {
  * backreferences or lookaround), or throws the 400 that says why it cannot run. Named captures
  * are written `(?P<name>...)` (or `(?<name>...)`); `types` may only name those.
  */
-export function compilePattern(pattern: string, types: Record<string, CaptureType>): CompiledPattern {
-  if (pattern.length > MAX_PATTERN_CHARS) throw errors.invalidParameter(`The pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}.`);
+export function compilePattern(pattern: string, types: Record<string, CaptureType>, limits: 'writing' | 'saved' = 'writing'): CompiledPattern {
+  if (limits === 'writing' && pattern.length > MAX_PATTERN_CHARS) throw errors.invalidParameter(`The pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}.`);
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern);
   } catch (error) {
     throw errors.invalidParameter(`The pattern cannot run in RE2 (linear-time regular expressions, no backreferences or lookaround): ${(error as Error).message}`);
   }
-  if (re.programSize() > MAX_PROGRAM_SIZE) {
+  if (limits === 'writing' && re.programSize() > MAX_PROGRAM_SIZE) {
     throw errors.invalidParameter(`The pattern is too large: it compiles to ${re.programSize()} instructions, and the limit is ${MAX_PROGRAM_SIZE} (repetition counts multiply its size).`);
   }
   const captures = Object.keys(re.namedGroups());
@@ -79,17 +81,27 @@ export function readableChars(compiled: CompiledPattern, lineLength: number, ste
   return Math.max(0, Math.min(lineLength, MATCHED_CHARS, Math.floor(steps / compiled.size)));
 }
 
+/** What extract found on a line: its typed fields, and the level a `level` capture names. */
+export interface Extracted {
+  fields: Record<string, unknown>;
+  level?: string;
+}
+
 /**
  * The fields a compiled pattern extracts from a line, typed; null when it does not match. It
  * reads as much of the line's start as `budget` pays for (at most MATCHED_CHARS), and draws
- * the budget down by what it read.
+ * the budget down by what it read (twice that on a match). On a line read only in part, a match
+ * that reaches the cut is refused: `.*` or `$` there would capture or accept a line cut short.
  */
-export function extract(compiled: CompiledPattern, line: string, budget: StepBudget = lineBudget()): { fields: Record<string, unknown>; level?: string } | null {
+export function extract(compiled: CompiledPattern, line: string, budget: StepBudget = lineBudget()): Extracted | null {
   const readable = readableChars(compiled, line.length, budget.steps);
   if (readable <= 0 && line.length > 0) return null;
   budget.steps -= readable * compiled.size;
-  const matcher = compiled.re.matcher(readable < line.length ? line.slice(0, readable) : line);
+  const cut = readable < line.length;
+  const matcher = compiled.re.matcher(cut ? line.slice(0, readable) : line);
   if (!matcher.find()) return null;
+  budget.steps -= readable * compiled.size;
+  if (cut && matcher.end() >= readable) return null;
   const fields: Record<string, unknown> = {};
   let level: string | undefined;
   for (const name of compiled.captures) {
@@ -127,7 +139,7 @@ export interface CompiledParser extends CompiledPattern {
 }
 
 function compileParser(parser: Parser): CompiledParser {
-  const pattern = compilePattern(parser.pattern, parser.types);
+  const pattern = compilePattern(parser.pattern, parser.types, 'saved');
   return { ...pattern, id: parser.id, name: parser.name, updated: parser.updated, applies: lineMatcher({ apps: parser.apps, hosts: parser.hosts, query: parser.query }, null) };
 }
 
@@ -140,6 +152,8 @@ const NONE: CompiledParser[] = [];
  */
 export class ParserRules {
   private byAccount = new Map<string, CompiledParser[]>();
+  /** Saved rules that did not compile, by id, with the version that failed: tried and reported once. */
+  private readonly failed = new Map<string, number>();
   private loading: Promise<void> | undefined;
 
   constructor(
@@ -186,10 +200,16 @@ export class ParserRules {
   private compiled(parser: Parser, known: Map<string, CompiledParser>): CompiledParser | undefined {
     const previous = known.get(parser.id);
     if (previous && previous.updated === parser.updated) return previous;
+    if (this.failed.get(parser.id) === parser.updated) return undefined;
     try {
-      return compileParser(parser);
+      const compiled = compileParser(parser);
+      this.failed.delete(parser.id);
+      return compiled;
     } catch (error) {
-      // Saved rules were compiled when saved; one that no longer compiles (a newer engine) is skipped, not fatal.
+      // Saved rules were compiled when saved; one that no longer compiles (a newer engine) is
+      // skipped, not fatal, and reported once rather than at every reload.
+      if (this.failed.size > 10_000) this.failed.clear();
+      this.failed.set(parser.id, parser.updated);
       this.onBadRule(parser, error);
       return undefined;
     }

@@ -31,7 +31,7 @@ export interface ParsersDeps {
  * loaded before ingest starts, reloaded at once after a write here and every second for writes
  * at other nodes (or by the CLI).
  */
-export async function startParsers(deps: ParsersDeps): Promise<Subsystem & { rules: ParserRules; apply: (account: string, lines: readonly PendingLine[]) => void }> {
+export async function startParsers(deps: ParsersDeps): Promise<Subsystem & { apply: (account: string, lines: readonly PendingLine[]) => void }> {
   const now = deps.now ?? Date.now;
   const store = new ParserStore(deps.db, now);
   const rules = new ParserRules(store, (parser, error) => deps.log.warn({ err: error, parser: parser.id }, 'a saved parsing rule does not compile; it is skipped'));
@@ -46,10 +46,9 @@ export async function startParsers(deps: ParsersDeps): Promise<Subsystem & { rul
   const reload = setInterval(() => rules.load().catch((error) => deps.log.error({ err: error }, 'reloading parsing rules failed')), RELOAD_MS);
   reload.unref();
   return {
-    rules,
     apply: (account, lines) => time.apply(account, lines, rules.forAccount(account)),
     routes: async (app) => {
-      await app.register(parserRoutes, { auth: deps.auth, parsers: store, rules, store: deps.store, now });
+      await app.register(parserRoutes, { auth: deps.auth, parsers: store, rules, time, store: deps.store, now });
     },
     async close() {
       clearInterval(reload);
