@@ -122,6 +122,23 @@ export const jsonLines = (text: string): any[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
 
+/** Sends lines to a test server as an agent does (POST /logs/ingest), and fails unless it answers 200. */
+export async function ingestLines(server: TestServer, hostname: string, lines: Array<Record<string, unknown>>): Promise<void> {
+  const reply = await request(`${server.url}/logs/ingest?hostname=${encodeURIComponent(hostname)}`, {
+    method: 'POST',
+    headers: { apikey: server.org.ingestionKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ lines }),
+  });
+  if (reply.status !== 200) throw new Error(`ingest answered ${reply.status}: ${reply.text}`);
+}
+
+/** The records a query finds from `from` to a minute from now, through GET /v1/export. */
+export async function exportRecords(server: TestServer, query: string, from: number): Promise<Array<Record<string, any>>> {
+  const reply = await request(`${server.url}/v1/export?from=${from}&to=${Date.now() + 60_000}&query=${encodeURIComponent(query)}`, { headers: { servicekey: server.org.serviceKey } });
+  if (reply.status !== 200) throw new Error(`export answered ${reply.status}: ${reply.text}`);
+  return jsonLines(reply.text);
+}
+
 /** Polls until `check` returns a value (not undefined), or fails after `ms`. */
 export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, ms = 5000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + ms;

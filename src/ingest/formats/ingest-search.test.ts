@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type TestServer, jsonLines, request, startTestServer } from '../../testing/harness.js';
+import { type TestServer, exportRecords, ingestLines, startTestServer } from '../../testing/harness.js';
 
 let server: TestServer;
 before(async () => {
@@ -19,20 +19,8 @@ function clfTime(ms: number): string {
   return `${day.padStart(2, '0')}/${month}/${year}:${time} +0000`;
 }
 
-async function ingest(hostname: string, lines: Array<Record<string, unknown>>) {
-  const reply = await request(`${server.url}/logs/ingest?hostname=${hostname}`, {
-    method: 'POST',
-    headers: { apikey: server.org.ingestionKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ lines }),
-  });
-  assert.equal(reply.status, 200, reply.text);
-}
-
-async function exported(query: string, from: number): Promise<Array<Record<string, any>>> {
-  const reply = await request(`${server.url}/v1/export?from=${from}&to=${Date.now() + 60_000}&query=${encodeURIComponent(query)}`, { headers: { servicekey: server.org.serviceKey } });
-  assert.equal(reply.status, 200, reply.text);
-  return jsonLines(reply.text);
-}
+const ingest = (hostname: string, lines: Array<Record<string, unknown>>) => ingestLines(server, hostname, lines);
+const exported = (query: string, from: number) => exportRecords(server, query, from);
 
 test('access log, error log, logfmt and syslog lines are searched by their fields and exported with them', async () => {
   const from = Date.now() - 60_000;
