@@ -31,7 +31,13 @@ after(() => {
 });
 
 /** Starts `logstead serve` (or another command) as a real process and waits until /healthz answers. */
-export async function serveProcess(dataDir: string, env: Record<string, string> = {}, command = [process.execPath, BIN, 'serve']): Promise<ServerProcess> {
+export async function serveProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+  command = [process.execPath, BIN, 'serve'],
+  /** Sees the server's output as it comes, before it listens (a test may act on a message). */
+  watch?: (output: string) => void,
+): Promise<ServerProcess> {
   const child = spawn(command[0], command.slice(1), {
     cwd: path.dirname(path.dirname(BIN)),
     env: { ...process.env, LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env },
@@ -41,8 +47,12 @@ export async function serveProcess(dataDir: string, env: Record<string, string> 
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const take = (chunk: Buffer) => {
+    output += chunk;
+    watch?.(output);
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
   const deadline = Date.now() + 30_000;
   for (;;) {
     const match = /listening on (http:\/\/\S+)/.exec(output);
