@@ -123,8 +123,10 @@ export const errors = {
   /** An organisation at its limit of a kind of rule (exclusion rules). */
   tooManyRules: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
   /** POST /v1/config/ingestion/suspend/confirm with a token that is not the last one handed out, or has expired. */
-  wrongSuspendToken: () =>
-    new ApiError(400, envelope('The token is not valid: it was not handed out by POST /v1/config/ingestion/suspend, was already used, or has expired (10 minutes). Nothing was changed.', 'BadRequest')),
+  wrongSuspendToken: () => {
+    const message = 'The token is not valid: it was not handed out by POST /v1/config/ingestion/suspend, was already used, or has expired (10 minutes). Nothing was changed.';
+    return new ApiError(400, { details: [{ message, key: 'token', field: 'Token' }], ...envelope(message, 'BadRequest') });
+  },
 
   // Archiving (src/archive): what an admin configuring a bucket needs to fix.
   archiveUnsupportedIntegration: (integration: string) =>

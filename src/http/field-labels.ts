@@ -28,6 +28,8 @@ const FIELD_NAMES: Record<string, string> = {
   bodyTemplate: 'Webhook body template',
   key: 'PagerDuty service key',
   serviceKey: 'Service key',
+  pattern: 'Pattern',
+  types: 'Capture types',
 };
 
 const wordsFor = (name: string) => FIELD_NAMES[name] ?? name;

@@ -67,7 +67,10 @@ const schema = Joi.object({
     pagerduty: Joi.array().items(Joi.string().min(1).max(256)).max(20).default([]),
     slack: Joi.array().items(Joi.string().uri({ scheme: ['http', 'https'] })).max(20).default([]),
     webhook: Joi.array().items(webhook).max(20).default([]),
-  }).default({ email: [], pagerduty: [], slack: [], webhook: [] }),
+  })
+    // A channel kind Logstead lacks (Mezmo's four only) is refused by name, not dropped unseen.
+    .prefs({ stripUnknown: false })
+    .default({ email: [], pagerduty: [], slack: [], webhook: [] }),
 });
 
 const invalid = (message: string, key: string) => errors.validationFailed([{ message, key, field: key }]);

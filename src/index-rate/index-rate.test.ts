@@ -110,6 +110,7 @@ describe('/v1/config/index-rate', () => {
       [{ ...good, channels: { webhook: [{ url: 'https://example.com', bodyTemplate: { n: '{{maxLines}}' } }] } }, /Invalid bodyTemplate: \{\{maxLines\}\} is not a valid token/],
       [{ ...good, channels: { email: ['not an address'] } }, /"channels.email\[0\]" must be a valid email/],
       [{ ...good, enabled: 'perhaps' }, /"enabled" must be a boolean/],
+      [{ ...good, channels: { email: ['a@example.com'], sms: ['+15550100'] } }, /"channels.sms" is not allowed/],
       [{ max_lines: 10 }, /"threshold_alert" is required/],
     ];
     for (const [body, message] of bad) {

@@ -103,6 +103,12 @@ describe('exclusion rules', () => {
     }
     assert.deepEqual((await call('GET', `/v1/config/ingestion/exclusions/${rule.id}`)).json, rule);
     await call('DELETE', `/v1/config/ingestion/exclusions/${rule.id}`);
+    // While apps still say which lines, a PATCH may clear the query.
+    const both = (await call('POST', '/v1/config/ingestion/exclusions', { apps: ['a1'], query: 'foo' })).json;
+    const cleared = await call('PATCH', `/v1/config/ingestion/exclusions/${both.id}`, { query: '' });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.deepEqual([cleared.json.apps, cleared.json.query], [['a1'], '']);
+    await call('DELETE', `/v1/config/ingestion/exclusions/${both.id}`);
     assert.deepEqual((await call('GET', '/v1/config/ingestion/exclusions')).json, before);
   });
 
@@ -189,6 +195,7 @@ describe('suspending ingestion', () => {
       const wrong = await call('POST', '/v1/config/ingestion/suspend/confirm', body);
       assert.equal(wrong.status, 400, wrong.text);
       assert.equal(wrong.json.code, 'BadRequest');
+      assert.equal(wrong.json.details?.[0]?.key, 'token', wrong.text);
     }
     assert.deepEqual((await call('GET', '/v1/config/ingestion/status')).json, { is_ingesting: true });
 

@@ -32,7 +32,8 @@ const fields = {
 };
 /** Mezmo's rule: one of apps, hosts or query says which lines; a rule matching every line is not one. */
 const ruleSchema = Joi.object({ ...fields, title: fields.title.default(''), active: fields.active.default(false), indexonly: fields.indexonly.default(true) }).or('apps', 'hosts', 'query');
-const patchSchema = Joi.object(fields);
+// PATCH may clear the query ("") when apps or hosts still say which lines (checked on the merged rule).
+const patchSchema = Joi.object({ ...fields, query: fields.query.allow('') });
 
 /** An empty list or query filters nothing, so it does not count as one of apps, hosts or query. */
 function withoutEmpty(body: unknown): unknown {

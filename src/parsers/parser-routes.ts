@@ -4,7 +4,8 @@ import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
 import { compileQuery } from '../query/compile.js';
-import { parseQuery } from '../query/parser.js';
+import { QueryParseError, parseQuery } from '../query/parser.js';
+import { fieldLabel } from '../http/field-labels.js';
 import type { LogStore } from '../store/log-store.js';
 import { LINE_STEPS, MAX_PARSERS_PER_ACCOUNT, MAX_PATTERN_CHARS, compilePattern, extract, readableChars } from './parser-rules.js';
 import type { ParserRules } from './parser-rules.js';
@@ -56,7 +57,12 @@ export interface ParserRoutesDeps {
 function checked(body: unknown): ParserInput {
   const input = validate<ParserInput>(parserSchema, body);
   compilePattern(input.pattern, input.types);
-  parseQuery(input.query); // a QueryParseError is the catalogue's 400 (http/domain-errors.ts)
+  try {
+    parseQuery(input.query);
+  } catch (error) {
+    if (!(error instanceof QueryParseError)) throw error;
+    throw errors.validationFailed([{ message: `"query" is not a valid search: ${error.message}`, key: 'query', field: fieldLabel(['query']) }]);
+  }
   return input;
 }
 

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { errors } from '../http/errors.js';
+import { fieldLabel } from '../http/field-labels.js';
 import { lineMatcher } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
 import { setField } from '../ingest/formats/parsed.js';
@@ -31,6 +32,9 @@ export const MAX_PARSERS_PER_ACCOUNT = 50;
 /** Characters of a line a pattern reads: matching stays linear, and cheap, on the longest lines. */
 const MATCHED_CHARS = 16 * 1024;
 
+/** A pattern's fault as the configuration envelope gives it: the message, with the field it is about. */
+const invalid = (key: 'pattern' | 'types', message: string) => errors.validationFailed([{ message, key, field: fieldLabel([key]) }]);
+
 /** Capture names that would take a built-in filter's place (a `level` capture sets the line's level instead). */
 const FORBIDDEN_CAPTURES = new Set(['host', 'app', 'tag']);
 
@@ -49,23 +53,23 @@ export interface CompiledPattern {
  * are written `(?P<name>...)` (or `(?<name>...)`); `types` may only name those.
  */
 export function compilePattern(pattern: string, types: Record<string, CaptureType>, limits: 'writing' | 'saved' = 'writing'): CompiledPattern {
-  if (limits === 'writing' && pattern.length > MAX_PATTERN_CHARS) throw errors.invalidParameter(`The pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}.`);
+  if (limits === 'writing' && pattern.length > MAX_PATTERN_CHARS) throw invalid('pattern', `The pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}.`);
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern);
   } catch (error) {
-    throw errors.invalidParameter(`The pattern cannot run in RE2 (linear-time regular expressions, no backreferences or lookaround): ${(error as Error).message}`);
+    throw invalid('pattern', `The pattern cannot run in RE2 (linear-time regular expressions, no backreferences or lookaround): ${(error as Error).message}`);
   }
   if (limits === 'writing' && re.programSize() > MAX_PROGRAM_SIZE) {
-    throw errors.invalidParameter(`The pattern is too large: it compiles to ${re.programSize()} instructions, and the limit is ${MAX_PROGRAM_SIZE} (repetition counts multiply its size).`);
+    throw invalid('pattern', `The pattern is too large: it compiles to ${re.programSize()} instructions, and the limit is ${MAX_PROGRAM_SIZE} (repetition counts multiply its size).`);
   }
   const captures = Object.keys(re.namedGroups());
-  if (captures.length === 0) throw errors.invalidParameter('The pattern has no named capture: name each field to extract as (?P<name>...).');
-  if (captures.length > MAX_CAPTURES) throw errors.invalidParameter(`The pattern has ${captures.length} named captures; the limit is ${MAX_CAPTURES}.`);
+  if (captures.length === 0) throw invalid('pattern', 'The pattern has no named capture: name each field to extract as (?P<name>...).');
+  if (captures.length > MAX_CAPTURES) throw invalid('pattern', `The pattern has ${captures.length} named captures; the limit is ${MAX_CAPTURES}.`);
   const forbidden = captures.filter((name) => FORBIDDEN_CAPTURES.has(name));
-  if (forbidden.length) throw errors.invalidParameter(`A capture may not be named ${forbidden.join(', ')}: those are built-in filters of every line.`);
+  if (forbidden.length) throw invalid('pattern', `A capture may not be named ${forbidden.join(', ')}: those are built-in filters of every line.`);
   const unknown = Object.keys(types).filter((name) => !captures.includes(name));
-  if (unknown.length) throw errors.invalidParameter(`types names ${unknown.join(', ')}, which the pattern does not capture (it captures ${captures.join(', ')}).`);
+  if (unknown.length) throw invalid('types', `types names ${unknown.join(', ')}, which the pattern does not capture (it captures ${captures.join(', ')}).`);
   return { re, size: re.programSize(), captures, types };
 }
 

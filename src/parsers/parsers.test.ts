@@ -124,6 +124,9 @@ test('bad rules get a 400 that says why, and nothing is saved', async () => {
     assert.equal(reply.status, 400, `${JSON.stringify(change)}: ${reply.text}`);
     assert.equal(reply.json.code, 'BadRequest');
     assert.match(reply.json.error, reason);
+    // The configuration envelope: each fault with the field it is about, for a form to show.
+    assert.ok(Array.isArray(reply.json.details) && reply.json.details.length > 0, `details: ${reply.text}`);
+    if (!change.query && !('name' in change)) assert.match(reply.json.details[0].key, change.types ? /^types/ : /^pattern$/);
     const tested = await call(reader, 'POST', '/v1/config/parsers/test', { pattern: change.pattern, types: change.types, lines: ['x'] });
     if (!change.query && !('name' in change)) assert.equal(tested.status, 400, `the test route refuses ${JSON.stringify(change)} too`);
   }
