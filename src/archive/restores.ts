@@ -4,6 +4,7 @@ import type { AccessScope } from '../query/access-scope.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { LinePosition, LogStore } from '../store/log-store.js';
 import { EncodedRows } from '../store/row-encoding.js';
+import type { RestoreStatus } from '../wire/types.js';
 import type { ArchiveSearch } from './archive-search.js';
 import { HOUR_MS } from './object-names.js';
 
@@ -13,24 +14,7 @@ export const RESTORE_HEARTBEAT_MS = 10_000;
 /** A running restore whose node has not said so for this long is taken over by another node. */
 export const RESTORE_STALE_MS = 30_000;
 
-export interface RestoreStatus {
-  id: string;
-  status: 'running' | 'done' | 'failed' | 'cancelled';
-  from: number;
-  to: number;
-  query: string;
-  /** Until when the restored lines are kept (Unix ms). */
-  keptUntil: number;
-  /** Archived lines that matched, so far. */
-  linesFound: number;
-  /** Of those, the ones loaded: lines still stored are not loaded again. */
-  linesRestored: number;
-  /** How much of the range has been read, 0 to 1 (by time). */
-  progress: number;
-  error: string | null;
-  createdAt: number;
-  finishedAt: number | null;
-}
+export type { RestoreStatus };
 
 export interface RestoreRequest {
   fromMs: number;
