@@ -125,7 +125,9 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       startIndexRate({ db, auth, store, outbox: notify.outbox, messageSettings: () => ({ publicUrl: publicUrl(), pagingUrl: settings.pagingUrl }), now, log }),
     );
     const { usage } = await started.add(startUsage({ store, policy, auth }));
-    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views, accessChanged: (account) => tail.hub.accessChanged(account) }));
+    // The session answer tells the viewer the retention and whether the organisation archives, so it can offer a restore.
+    const organisationFacts = async (account: string) => ({ retentionDays: policy.daysOf(account), archiving: await archive.search.configured(account) });
+    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views, accessChanged: (account) => tail.hub.accessChanged(account), organisationFacts }));
     await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));

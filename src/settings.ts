@@ -89,6 +89,8 @@ export interface ArchiveSettings {
   settleSeconds: number;
   /** Retention keeps hours not yet archived at most this many days past their retention, then drops them with a warning. */
   holdDays: number;
+  /** Most archived lines a restore handles in one step, between which it records its progress and checks for a cancel. */
+  restoreStepLines: number;
 }
 
 export interface OidcSettings {
@@ -290,6 +292,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       allowPrivate: boolean(env, 'LOGSTEAD_ALLOW_PRIVATE_ARCHIVES', true),
       settleSeconds: integer(env, 'LOGSTEAD_ARCHIVE_SETTLE_SECONDS', 30, 1, 3600),
       holdDays: integer(env, 'LOGSTEAD_ARCHIVE_HOLD_DAYS', 7, 0, 3650),
+      restoreStepLines: integer(env, 'LOGSTEAD_RESTORE_STEP_LINES', 10_000, 1, 1_000_000),
     },
   };
 }

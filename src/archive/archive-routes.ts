@@ -131,14 +131,23 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
     const { fromMs, toMs } = parseTimeRange({ from: String(body.from), to: String(body.to) });
     compileQuery(body.query, scope); // a query that does not parse is refused now, as export refuses it
     if (!(await configs.view(account))) throw errors.archiveNotConfigured();
-    const started = await deps.restores.start(account, { fromMs, toMs, query: body.query, days: body.days, scope });
+    const started = await deps.restores.begin(account, { fromMs, toMs, query: body.query, days: body.days, scope });
     return reply.code(202).send(started);
   });
 
   app.get<{ Params: { id: string } }>('/v1/archive/restore/:id', { config: { permission: 'admin' } }, async (request) => {
     const found = await deps.restores.status(await auth.account(request), request.params.id);
-    if (!found) throw errors.notFound('No such restore.');
+    if (!found) throw errors.restoreNotFound();
     return found;
+  });
+
+  // Cancels a running restore on whichever node runs it (it reads its row between steps); the
+  // lines already loaded stay, kept as the restore said.
+  app.delete<{ Params: { id: string } }>('/v1/archive/restore/:id', { config: { permission: 'admin', audit: 'archive-restore' } }, async (request) => {
+    const outcome = await deps.restores.cancel(await auth.account(request), request.params.id);
+    if (!outcome) throw errors.restoreNotFound();
+    if ('finished' in outcome) throw errors.restoreFinished(outcome.finished.status);
+    return outcome.cancelled;
   });
 
   app.get('/v1/archive/status', { config: { permission: 'admin' } }, async (request) => {

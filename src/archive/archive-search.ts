@@ -92,6 +92,21 @@ export class ArchiveSearch {
     return (await this.configs.view(account)) !== undefined;
   }
 
+  /** The first hour from `fromHour` to `toMs` with an archived object written, if any (a restore's next step). */
+  async nextHour(account: string, fromHour: number, toMs: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('archive_files')
+      .select('hour')
+      .where('account', '=', account)
+      .where('status', '=', 'written')
+      .where('hour', '>=', fromHour)
+      .where('hour', '<=', toMs)
+      .orderBy('hour')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? Number(row.hour) : undefined;
+  }
+
   /** Matching archived lines, at most `limit`, in the order export reads the store in. */
   async read(account: string, query: ArchiveQuery, options: ArchiveReadOptions): Promise<StoredLine[]> {
     const target = await this.configs.target(account);

@@ -232,6 +232,10 @@ test('a restore loads matching archived lines back past retention, marked and ke
   assert.equal(done.status, 'done', JSON.stringify(done));
   assert.equal(done.linesFound, 2);
   assert.equal(done.linesRestored, 2);
+  assert.equal(done.progress, 1);
+  const late = await call('DELETE', `/v1/archive/restore/${started.json.id}`, key);
+  assert.equal(late.status, 409, 'a finished restore cannot be cancelled');
+  assert.equal((await call('GET', `/v1/archive/restore/${started.json.id}`, key)).json.status, 'done');
   assert.deepEqual(await exported(key, 'restoreword'), archivedKeep, 'restored as archived, searchable in the store again');
 
   const again = await call('POST', '/v1/archive/restore', key, body);

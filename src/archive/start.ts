@@ -29,7 +29,8 @@ export interface ArchiveDeps {
 
 /**
  * Archiving: the bucket configuration (/v1/config/archiving), the archiver that writes each
- * organisation's closed hours to it on whichever node claims them, and GET /v1/archive/status.
+ * organisation's closed hours to it on whichever node claims them, GET /v1/archive/status, and
+ * restores, whose loop carries on the restores of nodes that went quiet.
  */
 export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { files: ArchiveFiles; configs: ArchiveConfigs; search: ArchiveSearch; holds: (keptFrom: (account: string) => number) => Promise<Map<string, number>> }> {
   const configs = new ArchiveConfigs(deps.db, deps.box);
@@ -69,8 +70,9 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
     },
   });
   const search = new ArchiveSearch(deps.db, configs, deps.store);
-  const restores = new Restores(deps.db, search, deps.store, deps.log);
+  const restores = new Restores(deps.db, search, deps.store, deps.log, { stepLines: deps.settings.restoreStepLines });
   archiver.start();
+  restores.start();
   const holdMs = deps.settings.holdDays * 86_400_000;
   /**
    * What retention must keep for archiving: each archiving organisation's lines from its oldest

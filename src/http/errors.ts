@@ -139,6 +139,8 @@ export const errors = {
     new ApiError(400, envelope('Archiving stores a secret key, which every node sharing this configuration database must be able to open: set the same LOGSTEAD_SECRET_KEY on every node first. Nothing was saved.', 'BadRequest')),
   archiveNotConfigured: () => new ApiError(404, envelope('Archiving is not configured for this organisation.', 'NotFound')),
   archiveReadFailed: (detail: string) => new ApiError(502, envelope(`The archive bucket could not be read: ${detail}`, 'BadGateway')),
+  restoreNotFound: () => new ApiError(404, envelope('No such restore.', 'NotFound')),
+  restoreFinished: (status: string) => new ApiError(409, envelope(`This restore has already finished (${status}); only a running restore can be cancelled.`, 'Conflict')),
   archiveConfigured: () => new ApiError(409, envelope('Archiving is already configured for this organisation; PUT changes it, DELETE ends it.', 'Conflict')),
 
   // Export download links.

@@ -68,6 +68,7 @@ interface Target {
   groupName: string;
   exclusionId: string;
   parserId: string;
+  restoreId: string;
 }
 let b: Target;
 let ghost: Target;
@@ -144,6 +145,9 @@ before(async () => {
   s3Gate = await startStoreGate(s3.endpoint);
   const archiving = await asB('POST', '/v1/config/archiving', { integration: 's3', bucket: MARKER, endpoint: s3Gate.endpoint, accesskey: S3RVER_KEY, secretkey: S3RVER_SECRET, forcepathstyle: true });
   for (const reply of [category, preset, view, key, group, member, retention, archiving]) assert.equal(reply.status, 200, reply.text);
+  // B's restore of its archive (nothing archived yet: it finishes at once, a row of B's to aim at).
+  const restore = await asB('POST', '/v1/archive/restore', { from: nowS - 3600, to: nowS, query: word });
+  assert.equal(restore.status, 202, restore.text);
   adminA = await server.signInAs(`admin.${hex()}@a.example.com`, 'admin');
   readonlyA = await server.signInAs(`readonly.${hex()}@a.example.com`, 'readonly');
 
@@ -191,6 +195,7 @@ before(async () => {
     groupName,
     exclusionId: exclusion.json.id,
     parserId: parser.json.id,
+    restoreId: restore.json.id,
   };
   const ghostCursor = Buffer.from(JSON.parse(Buffer.from(b.cursor, 'base64url').toString()).p.replace(/./g, 'x'));
   ghost = {
@@ -214,6 +219,7 @@ before(async () => {
     groupName: `bgroup${hex()}`,
     exclusionId: hex().slice(0, 10),
     parserId: randomUUID(),
+    restoreId: randomUUID(),
   };
 
   // B's alert fired on its lines: B has deliveries to its marked address.
@@ -610,7 +616,8 @@ const PROBES: Probe[] = [
     request: (t) => ({ path: `/v1/archive/restore?account=${t.account}`, body: { account: t.account, from: 0, to: nowS, query: t.word } }),
     allowed: [404],
   },
-  { route: 'GET /v1/archive/restore/:id', does: 'reads a restore by an id that is not A\'s', auth: 'service', request: (t) => ({ path: `/v1/archive/restore/${t.viewid}` }), allowed: [404] },
+  { route: 'GET /v1/archive/restore/:id', does: "reads B's restore", auth: 'service', request: (t) => ({ path: `/v1/archive/restore/${t.restoreId}` }), allowed: [404] },
+  { route: 'DELETE /v1/archive/restore/:id', does: "cancels B's restore", auth: 'service', request: (t) => ({ path: `/v1/archive/restore/${t.restoreId}` }), allowed: [404] },
   {
     route: 'GET /v1/archive/status',
     does: "reads the archive status naming B's account",
@@ -894,6 +901,9 @@ describe("B's data after the matrix", () => {
     const indexRate = (await asB('GET', '/v1/config/index-rate')).json;
     assert.deepEqual([indexRate.max_lines, indexRate.enabled, indexRate.channels.email], [777_777, true, [`rate${MARKER}@example.com`]]);
     assert.equal((await asB('GET', '/v1/config/archiving')).json.bucket, MARKER, "B's archiving is intact");
+    const restore = await asB('GET', `/v1/archive/restore/${b.restoreId}`);
+    assert.equal(restore.status, 200, restore.text);
+    assert.notEqual(restore.json.status, 'cancelled', "B's restore was not cancelled by A");
     for (const listing of ['/v1/config/members', '/v1/config/groups', '/v1/config/audit?limit=500']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);

@@ -37,10 +37,21 @@ export interface SessionRouteDeps {
   sso: boolean;
   /** Failed sign-ins, counted per address and overall (sign-in-limits.ts). */
   limits: SignInLimits;
+  organisationFacts: OrganisationFactsOf;
 }
 
+/**
+ * What the viewer needs to know of the organisation beyond the session: how many days its lines
+ * are kept, and whether it archives (so the viewer can offer a restore of a range older than that).
+ */
+export interface OrganisationFacts {
+  retentionDays: number;
+  archiving: boolean;
+}
+export type OrganisationFactsOf = (account: string) => Promise<OrganisationFacts>;
+
 /** What the viewer learns of its session: who, in which organisation, with which role, and the CSRF token. */
-export async function describeSession(accounts: Accounts, principal: Principal, csrfToken: string, features: Record<string, boolean>) {
+export async function describeSession(accounts: Accounts, principal: Principal, csrfToken: string, features: Record<string, boolean>, facts: OrganisationFactsOf) {
   return {
     account: principal.account,
     name: (await accounts.list()).find((summary) => summary.account === principal.account)?.name ?? '',
@@ -49,6 +60,7 @@ export async function describeSession(accounts: Accounts, principal: Principal, 
     scoped: principal.scope !== null,
     csrfToken,
     features,
+    ...(await facts(principal.account)),
   };
 }
 
@@ -102,7 +114,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     const id = request.cookies[SESSION_COOKIE];
     const opened = id ? await deps.auth.sessionPrincipal(id) : undefined;
     if (!opened) throw errors.unauthorized();
-    return describeSession(deps.accounts, opened.principal, opened.csrf, features());
+    return describeSession(deps.accounts, opened.principal, opened.csrf, features(), deps.organisationFacts);
   });
 
   app.delete('/api/session', { config: { permission: 'public' } }, async (request, reply) => {

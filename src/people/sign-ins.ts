@@ -5,7 +5,7 @@ import { errors } from '../http/errors.js';
 import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
 import type { SessionOwner, Sessions } from '../http/sessions.js';
 import type { Members } from './members.js';
-import { describeSession, sessionCookie } from './session-routes.js';
+import { type OrganisationFactsOf, describeSession, sessionCookie } from './session-routes.js';
 
 export interface SignInDeps {
   accounts: Accounts;
@@ -15,6 +15,7 @@ export interface SignInDeps {
   audit: AuditTrail;
   secureCookies: () => boolean;
   features: () => Record<string, boolean>;
+  organisationFacts: OrganisationFactsOf;
 }
 
 /**
@@ -33,7 +34,7 @@ export class SignIns {
     reply.setCookie(SESSION_COOKIE, id, { ...sessionCookie(deps.secureCookies()), maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
     const opened = await deps.auth.sessionPrincipal(id);
     if (!opened) throw errors.unauthorized();
-    return describeSession(deps.accounts, opened.principal, opened.csrf, deps.features());
+    return describeSession(deps.accounts, opened.principal, opened.csrf, deps.features(), deps.organisationFacts);
   }
 
   /** A member's sign-in, for the audit trail. */

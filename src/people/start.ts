@@ -14,7 +14,7 @@ import type { Members } from './members.js';
 import { OneTimeLinks } from './one-time-links.js';
 import { passwordRoutes } from './password-routes.js';
 import { ScopeFollower, type ScopedViews } from './scope-follow.js';
-import { sessionRoutes } from './session-routes.js';
+import { type OrganisationFactsOf, sessionRoutes } from './session-routes.js';
 import { signInLimits } from './sign-in-limits.js';
 import { ssoRoutes } from './sso/sso-routes.js';
 
@@ -38,6 +38,8 @@ export interface PeopleDeps {
   views: ScopedViews;
   /** Tells live tails an organisation's scopes changed, so they take the new ones at once. */
   accessChanged: (account: string) => void;
+  /** The retention and archiving the viewer's session answer carries. */
+  organisationFacts: OrganisationFactsOf;
 }
 
 export interface PeopleSubsystem extends Subsystem {
@@ -67,7 +69,7 @@ export function startPeople(deps: PeopleDeps): PeopleSubsystem {
     ownerLink: async (account) => passwordLink(deps.publicUrl(), await links.issue(account, 'owner', null, settings.inviteHours * 3_600_000)),
     routes: async (app) => {
       const limits = await signInLimits(app, { failuresPerAddress: settings.signInFailuresPerAddress, failuresPerMinute: settings.signInFailuresPerMinute });
-      const common = { accounts: deps.accounts, sessions: deps.sessions, members: deps.members, auth: deps.auth, audit: deps.audit, secureCookies };
+      const common = { accounts: deps.accounts, sessions: deps.sessions, members: deps.members, auth: deps.auth, audit: deps.audit, secureCookies, organisationFacts: deps.organisationFacts };
       await app.register(sessionRoutes, { ...common, canEmail: deps.canEmail, keySignIn: settings.keySignIn, sso: settings.oidc !== undefined, limits });
       await app.register(passwordRoutes, { ...common, db: deps.db, links, resets: sender, limits, features });
       await app.register(memberRoutes, { auth: deps.auth, accounts: deps.accounts, members: deps.members, groups: deps.groups, sessions: deps.sessions, invitations: sender, scopes });

@@ -13,11 +13,13 @@ interface DialectWords {
   /** Unix milliseconds. */
   ms: string;
   bytes: string;
+  /** For the rare step whose statements differ, not only their words (a CHECK changed). */
+  dialect: ConfigDialect;
 }
 
 const WORDS: Record<ConfigDialect, DialectWords> = {
-  sqlite: { serial: 'INTEGER PRIMARY KEY', ms: 'INTEGER', bytes: 'BLOB' },
-  postgres: { serial: 'BIGSERIAL PRIMARY KEY', ms: 'BIGINT', bytes: 'BYTEA' },
+  sqlite: { serial: 'INTEGER PRIMARY KEY', ms: 'INTEGER', bytes: 'BLOB', dialect: 'sqlite' },
+  postgres: { serial: 'BIGSERIAL PRIMARY KEY', ms: 'BIGINT', bytes: 'BYTEA', dialect: 'postgres' },
 };
 
 type Step = (words: DialectWords) => string[];
@@ -368,6 +370,69 @@ const parsers: Step = ({ ms }) => [
   `CREATE INDEX IF NOT EXISTS parsers_by_account ON parsers(account)`,
 ];
 
+/** archive_restores' columns before step 7, which its SQLite rebuild copies. */
+const RESTORE_COLUMNS_0004 = 'id, account, from_ms, to_ms, query, keep_until, status, lines_found, lines_restored, error, created_at, finished_at';
+
+/**
+ * Step 7: restores that can be cancelled and survive their node (src/archive/restores.ts). A
+ * restore may now be `cancelled`; it records the reader's access scope (a node taking it over
+ * reads with it), which node runs it and when that node last said so (`claimed_by`,
+ * `heartbeat_at`), and how far it has come (`position_ts`, `position_id`: the last archived line
+ * it handled), so another node carries on from there. PostgreSQL changes the CHECK in place;
+ * SQLite cannot, so the table is rebuilt in one transaction (a cut leaves the old table whole).
+ */
+const restoreControl: Step = ({ ms, dialect }) => {
+  const columns = `
+     scope_json     TEXT,
+     claimed_by     TEXT,
+     heartbeat_at   ${ms},
+     position_ts    ${ms},
+     position_id    TEXT`;
+  // A restore running when this step runs was started by a build that recorded no scope and no
+  // heartbeat: nothing can carry it on safely, so it ends as failed, to be started again.
+  const interrupted = `UPDATE archive_restores SET status = 'failed', error = 'interrupted by an upgrade; start the restore again (nothing is loaded twice)', finished_at = created_at WHERE status = 'running'`;
+  if (dialect === 'postgres') {
+    return [
+      `ALTER TABLE archive_restores DROP CONSTRAINT IF EXISTS archive_restores_status_check`,
+      `ALTER TABLE archive_restores ADD CONSTRAINT archive_restores_status_check CHECK (status IN ('running', 'done', 'failed', 'cancelled'))`,
+      ...columns.split(',').map((column) => `ALTER TABLE archive_restores ADD COLUMN ${column.trim()}`),
+      `CREATE INDEX IF NOT EXISTS archive_restores_running ON archive_restores(status, heartbeat_at)`,
+      interrupted,
+    ];
+  }
+  return [
+    'BEGIN',
+    `CREATE TABLE archive_restores_0007 (
+     id             TEXT PRIMARY KEY,
+     account        TEXT NOT NULL,
+     from_ms        ${ms} NOT NULL,
+     to_ms          ${ms} NOT NULL,
+     query          TEXT NOT NULL,
+     keep_until     ${ms} NOT NULL,
+     status         TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'cancelled')),
+     lines_found    INTEGER NOT NULL DEFAULT 0,
+     lines_restored INTEGER NOT NULL DEFAULT 0,
+     error          TEXT,
+     created_at     ${ms} NOT NULL,
+     finished_at    ${ms},${columns}
+   )`,
+    `INSERT INTO archive_restores_0007 (${RESTORE_COLUMNS_0004}) SELECT ${RESTORE_COLUMNS_0004} FROM archive_restores`,
+    'DROP TABLE archive_restores',
+    'ALTER TABLE archive_restores_0007 RENAME TO archive_restores',
+    `CREATE INDEX IF NOT EXISTS archive_restores_running ON archive_restores(status, heartbeat_at)`,
+    interrupted,
+    'COMMIT',
+  ];
+};
+
+/**
+ * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
+ * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
+ */
+const SQLITE_DONE: Record<string, (db: Kysely<any>) => Promise<boolean>> = {
+  '0007_restore_control': async (db) => (await sql<{ name: string }>`SELECT name FROM pragma_table_info('archive_restores') WHERE name = 'heartbeat_at'`.execute(db)).rows.length > 0,
+};
+
 const steps: Record<string, Step> = {
   '0001_schema': schema,
   '0002_shared_by_nodes': sharedByNodes,
@@ -375,6 +440,7 @@ const steps: Record<string, Step> = {
   '0004_archive': archive,
   '0005_ingestion_controls': ingestionControls,
   '0006_parsers': parsers,
+  '0007_restore_control': restoreControl,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */
@@ -399,9 +465,17 @@ export function configMigrations(dialect: ConfigDialect): MigrationProvider {
   for (const [name, step] of Object.entries(steps)) {
     migrations[name] = {
       async up(db: Kysely<any>) {
-        for (const statement of step(words)) {
-          if (dialect === 'sqlite' && (await columnExists(db, statement))) continue;
-          await sql.raw(statement).execute(db);
+        if (dialect === 'sqlite' && (await SQLITE_DONE[name]?.(db))) return;
+        const statements = step(words);
+        try {
+          for (const statement of statements) {
+            if (dialect === 'sqlite' && (await columnExists(db, statement))) continue;
+            await sql.raw(statement).execute(db);
+          }
+        } catch (error) {
+          // A step that opened its own transaction (SQLite's table rebuild) leaves nothing half done.
+          if (statements[0] === 'BEGIN') await sql.raw('ROLLBACK').execute(db).catch(() => {});
+          throw error;
         }
       },
     };

@@ -25,13 +25,47 @@ test('a step cut short on SQLite (its column added, the step not recorded) is fi
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
   try {
     const first = await openConfigDatabase({ dataDir });
-    // The last step, cut short after its column additions: one of its tables is missing, the step unrecorded.
-    await sql`DELETE FROM kysely_migration WHERE name = '0006_parsers'`.execute(first.database.db);
+    await sql`INSERT INTO archive_restores (id, account, from_ms, to_ms, query, keep_until, status, created_at, heartbeat_at) VALUES ('r1', 'a', 0, 1, '', 2, 'running', 3, 4)`.execute(first.database.db);
+    // Step 6, cut short after its column additions (one of its tables missing), and step 7 (a
+    // table rebuild, done whole) unrecorded after it.
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0006_parsers', '0007_restore_control')`.execute(first.database.db);
     await sql`DROP TABLE parsed_field_types`.execute(first.database.db);
     await first.database.close();
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0006_parsers']);
+    assert.deepEqual(again.applied, ['0006_parsers', '0007_restore_control']);
     assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM parsed_field_types`.execute(again.database.db)).rows[0].n, 0);
+    const kept = await sql<{ status: string; heartbeat_at: number }>`SELECT status, heartbeat_at FROM archive_restores WHERE id = 'r1'`.execute(again.database.db);
+    assert.deepEqual(kept.rows, [{ status: 'running', heartbeat_at: 4 }], 'the rebuilt table is not rebuilt again');
+    await again.database.close();
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("step 7 on SQLite rebuilds archive_restores: 'cancelled' allowed, rows kept, a restore running under the old build ended as interrupted", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-config-'));
+  try {
+    const first = await openConfigDatabase({ dataDir });
+    const db = first.database.db;
+    // The table as step 4 made it, with a restore done and one running when the upgrade came.
+    await sql`DROP TABLE archive_restores`.execute(db);
+    await sql.raw(`CREATE TABLE archive_restores (id TEXT PRIMARY KEY, account TEXT NOT NULL, from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL, query TEXT NOT NULL,
+      keep_until INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')), lines_found INTEGER NOT NULL DEFAULT 0,
+      lines_restored INTEGER NOT NULL DEFAULT 0, error TEXT, created_at INTEGER NOT NULL, finished_at INTEGER)`).execute(db);
+    await sql`INSERT INTO archive_restores (id, account, from_ms, to_ms, query, keep_until, status, lines_found, lines_restored, created_at, finished_at)
+      VALUES ('done1', 'a', 0, 10, 'x', 20, 'done', 5, 4, 1, 2), ('run1', 'a', 0, 10, 'y', 20, 'running', 1, 1, 7, NULL)`.execute(db);
+    await assert.rejects(sql`UPDATE archive_restores SET status = 'cancelled' WHERE id = 'run1'`.execute(db), /CHECK constraint/);
+    await sql`DELETE FROM kysely_migration WHERE name = '0007_restore_control'`.execute(db);
+    await first.database.close();
+
+    const again = await openConfigDatabase({ dataDir });
+    assert.deepEqual(again.applied, ['0007_restore_control']);
+    const rows = await sql<Record<string, unknown>>`SELECT id, status, lines_found, lines_restored, error, finished_at, heartbeat_at FROM archive_restores ORDER BY id`.execute(again.database.db);
+    assert.deepEqual(rows.rows, [
+      { id: 'done1', status: 'done', lines_found: 5, lines_restored: 4, error: null, finished_at: 2, heartbeat_at: null },
+      { id: 'run1', status: 'failed', lines_found: 1, lines_restored: 1, error: 'interrupted by an upgrade; start the restore again (nothing is loaded twice)', finished_at: 7, heartbeat_at: null },
+    ]);
+    await sql`UPDATE archive_restores SET status = 'cancelled' WHERE id = 'run1'`.execute(again.database.db);
     await again.database.close();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

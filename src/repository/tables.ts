@@ -295,11 +295,19 @@ export interface ConfigTables {
     to_ms: number;
     query: string;
     keep_until: number;
-    status: 'running' | 'done' | 'failed';
+    status: 'running' | 'done' | 'failed' | 'cancelled';
     lines_found: number;
     lines_restored: number;
     error: string | null;
     created_at: number;
     finished_at: number | null;
+    /** The reader's access scope as JSON (null: every line), so a node taking over reads as they could. */
+    scope_json: string | null;
+    /** The node (one Restores instance) running it, and when it last said it still is. */
+    claimed_by: string | null;
+    heartbeat_at: number | null;
+    /** The last archived line handled (time and id); null before the first. */
+    position_ts: number | null;
+    position_id: string | null;
   };
 }

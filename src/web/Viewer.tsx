@@ -4,6 +4,7 @@ import { ContextPanel } from './search/ContextPanel.js';
 import { ExportMenu } from './search/ExportMenu.js';
 import { FilterMenus } from './search/FilterMenus.js';
 import { QueryErrors } from './search/QueryErrors.js';
+import { RestoreOffer } from './search/RestoreOffer.js';
 import { ResultsPane } from './search/ResultsPane.js';
 import { SearchForm } from './search/SearchForm.js';
 import { SearchNotes } from './search/SearchNotes.js';
@@ -71,6 +72,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
         <SuspendedBanner />
         <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
         <SearchNotes query={state.q} fields={fields} failed={!!queryError} />
+        <RestoreOffer session={session} filters={filters} onRestored={() => update({ q: state.q })} />
         <div className="body">
           <aside className="sidebar">
             <ViewsSidebar

@@ -292,3 +292,24 @@ export interface AuditPage {
   records: AuditRecord[];
   next: string | null;
 }
+
+/** POST, GET and DELETE /v1/archive/restore: a restore of archived lines into the store, as it stands. */
+export interface RestoreStatus {
+  id: string;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  /** The range restored, Unix ms. */
+  from: number;
+  to: number;
+  query: string;
+  /** Until when the restored lines are kept (Unix ms). */
+  keptUntil: number;
+  /** Archived lines that matched, so far. */
+  linesFound: number;
+  /** Of those, the ones loaded: lines still stored are not loaded again. */
+  linesRestored: number;
+  /** How much of the range has been read, 0 to 1 (by time). */
+  progress: number;
+  error: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+}

@@ -14,6 +14,7 @@ import { SignIns } from '../sign-ins.js';
 import { type ProvidedPerson, admit, groupNames } from './admission.js';
 import { IdentityProvider, refusalOf } from './provider.js';
 import { ATTEMPT_MS, SignOnAttempts } from './sign-on-attempts.js';
+import type { OrganisationFactsOf } from '../session-routes.js';
 
 export interface SsoRouteDeps {
   scopes: ScopeFollower;
@@ -28,6 +29,7 @@ export interface SsoRouteDeps {
   publicUrl: () => string;
   secureCookies: () => boolean;
   features: () => Record<string, boolean>;
+  organisationFacts: OrganisationFactsOf;
 }
 
 /** The browser's id of its sign-in under way (sign-on-attempts.ts). */

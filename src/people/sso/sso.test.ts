@@ -384,7 +384,7 @@ describe('without single sign-on configured', () => {
     const app = Fastify();
     await app.register(fastifyCookie);
     const unused = undefined as never;
-    await app.register(ssoRoutes, { db: unused, accounts: unused, sessions: unused, members: unused, groups: unused, auth: unused, audit: unused, scopes: unused, oidc: undefined, publicUrl: () => 'http://127.0.0.1', secureCookies: () => false, features: () => ({}) });
+    await app.register(ssoRoutes, { db: unused, accounts: unused, sessions: unused, members: unused, groups: unused, auth: unused, audit: unused, scopes: unused, oidc: undefined, publicUrl: () => 'http://127.0.0.1', secureCookies: () => false, features: () => ({}), organisationFacts: unused });
     for (const url of ['/api/sso/start', '/api/sso/callback?code=x&state=y']) {
       const answer = await app.inject({ method: 'GET', url });
       assert.equal(answer.statusCode, 404, url);

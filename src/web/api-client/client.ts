@@ -23,6 +23,7 @@ import type {
   InvitedMember,
   Member,
   Role,
+  RestoreStatus,
 } from '../../wire/types.js';
 
 // The answers' types are the server's own; the app's names for them stay.
@@ -54,6 +55,7 @@ export type {
   InvitedMember,
   Member,
   Role,
+  RestoreStatus,
 } from '../../wire/types.js';
 
 /** GET, POST and DELETE /api/session (and POST /api/password): who is signed in, and the token their writes carry. */
@@ -68,6 +70,10 @@ export interface Session {
   scoped?: boolean;
   csrfToken: string;
   features?: { email: boolean; sso?: boolean; keySignIn?: boolean };
+  /** How many days the organisation's lines are kept. */
+  retentionDays?: number;
+  /** Whether the organisation archives its lines (so older ranges can be restored). */
+  archiving?: boolean;
 }
 
 /** GET /api/sign-in: the ways to sign in this server offers. */
@@ -283,6 +289,11 @@ export const api = {
   testChannel: endpoint((channel: Record<string, unknown>, viewid?: string) => post<TestSendResult>('/v1/alerts/test-channel', { channel, ...(viewid ? { viewid } : {}) })),
   backtest: endpoint((rule: BacktestRule) => post<BacktestResponse>('/v1/alerts/backtest', rule)),
   deliveries: endpoint((viewid: string) => get<DeliveryLogEntry[]>(`/v1/alerts/deliveries?viewid=${encodeURIComponent(viewid)}&limit=50`)),
+
+  /** Loads a range's archived lines matching a query back into the store (admins). */
+  startRestore: endpoint((from: number, to: number, query: string) => post<RestoreStatus>('/v1/archive/restore', { from, to, query })),
+  restore: endpoint((id: string) => get<RestoreStatus>(`/v1/archive/restore/${encodeURIComponent(id)}`)),
+  cancelRestore: endpoint((id: string): ApiRequest<RestoreStatus> => ({ method: 'DELETE', path: `/v1/archive/restore/${encodeURIComponent(id)}` })),
 
   usage: endpoint((from: number, to: number) => get<UsageReport>(`/v1/usage?from=${from}&to=${to}`)),
 
