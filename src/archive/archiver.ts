@@ -3,6 +3,7 @@ import type { LogStore } from '../store/log-store.js';
 import type { ArchiveConfigs } from './archive-config.js';
 import { type ArchiveFiles, type ClaimedFile, type PlannedFile } from './archive-files.js';
 import { ArchiveBucket, storeError } from './bucket.js';
+import { checkArchiveEndpoint } from './endpoint-check.js';
 import { HOUR_MS } from './object-names.js';
 
 /** How long a node's claim on a file it is writing lasts; renewed every third of it, so only a dead node's runs out. */
@@ -140,6 +141,9 @@ export class Archiver {
     try {
       const target = await this.configs.target(file.account);
       if (!target) return; // archiving ended meanwhile; its pending files went with it
+      // The endpoint was checked when saved; its name may resolve elsewhere now. (The S3 client's
+      // connections check again, through publicOnlyLookup.) A refusal is recorded and retried.
+      await checkArchiveEndpoint(target, this.options.allowPrivate);
       // The engine reads the lines once, writes their export records and gzips them: no line
       // becomes a JavaScript value (bench/archive; docs/performance.md). Level 1: valid gzip that
       // every reader takes, for far less CPU than the default level.

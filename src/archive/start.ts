@@ -68,7 +68,7 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
       this.set(lag);
     },
   });
-  const search = new ArchiveSearch(deps.db, configs, deps.store);
+  const search = new ArchiveSearch(deps.db, configs, deps.store, deps.settings.allowPrivate);
   const restores = new Restores(deps.db, search, deps.store, deps.log);
   archiver.start();
   const holdMs = deps.settings.holdDays * 86_400_000;
