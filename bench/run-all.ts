@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the whole suite (ingest, search, viewer, burst, remote, protocols), then one table of every target beside
+ * `npm run bench`: the whole suite (ingest, search, viewer, burst, remote, protocols, archive), then one table of every target beside
  * its measured figure. `npm run bench -- --quick` is the short version, also run by CI as a smoke
  * test with no thresholds. Results of each run are kept in bench/results/.
  */
@@ -44,6 +44,8 @@ async function main() {
   const remote = await run('remote');
   console.log('');
   const protocols = await run('protocols');
+  console.log('');
+  const archive = await run('archive');
   const protocol = (name: string) => protocols.protocols.find((row: { protocol: string }) => row.protocol === name);
   const query = (name: string) => search.results.find((result: { name: string }) => result.name.startsWith(name));
   const rows: Array<[string, string, string]> = [
@@ -72,13 +74,14 @@ async function main() {
       '≥ 0.9',
       `${protocol(name)?.ratioToMezmo} (${fmt(protocol(name)?.linesPerSecond, 'lines/s')}, ${protocol(name)?.cpuMicrosPerLine} µs a line; median of ${protocols.runs})`,
     ]),
+    ["an hour's archive: archiver CPU against the server CPU that ingesting the hour took", '< 0.05', `${archive.ratio} (${archive.archiveCpuMicrosPerLine} µs a line against ${archive.ingestCpuMicrosPerLine}; median of ${archive.runs})`],
   ];
   console.log(`\n| what | target | measured${quick ? ' (quick run: small data, short runs)' : ''} |`);
   console.log('|---|---|---|');
   for (const [what, target, measured] of rows) console.log(`| ${what} | ${target} | ${measured} |`);
   const date = new Date().toISOString();
   const file = path.join(root, 'bench/results', `suite-${date.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, burst, remote, protocols, table: rows }, null, 2) + '\n');
+  fs.writeFileSync(file, JSON.stringify({ date, quick, ingest, search, viewer, burst, remote, protocols, archive, table: rows }, null, 2) + '\n');
   console.log(`\nsuite results written to ${path.relative(root, file)}`);
 }
 

@@ -160,6 +160,7 @@ function upToDateShim(executor: SqlExecutor): { executor: SqlExecutor; done: () 
       return Promise.resolve([{ unindexed: '0' }] as T[]);
     },
     stream: (sql, params) => executor.stream(uncached(sql), params),
+    gzipLines: (sql, params, level) => executor.gzipLines(sql, params, level),
     insertTabSeparated: (table, columns, payload) => executor.insertTabSeparated(table, columns, payload),
     close: () => executor.close(),
   };

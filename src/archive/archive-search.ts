@@ -4,6 +4,7 @@ import type { ConfigKysely } from '../repository/open.js';
 import type { LinePosition, LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
 import type { ArchiveConfigs, ArchiveTarget } from './archive-config.js';
+import { refuseInternalHost } from './endpoint-check.js';
 import { HOUR_MS } from './object-names.js';
 
 /** What a search of the archive asks: export's parameters, the query as text (the matcher compiles it). */
@@ -85,6 +86,8 @@ export class ArchiveSearch {
     private readonly db: ConfigKysely,
     private readonly configs: ArchiveConfigs,
     private readonly store: LogStore,
+    /** LOGSTEAD_ALLOW_PRIVATE_ARCHIVES: false, an endpoint now resolving inside is refused (PrivateArchiveEndpoint). */
+    private readonly allowPrivate = true,
   ) {}
 
   /** Whether the organisation archives at all. */
@@ -124,6 +127,8 @@ export class ArchiveSearch {
         .execute()
     ).map((row) => row.object_key);
     const base = bucketUrl(target);
+    // Checked at each search (and restore): the name may point elsewhere than when it was saved.
+    if (!this.allowPrivate && target.endpoint) await refuseInternalHost(new URL(base).hostname);
     const urls: string[] = [];
     for (let at = 0; at < keys.length; at += OBJECTS_PER_URL) {
       const group = keys.slice(at, at + OBJECTS_PER_URL);

@@ -1,16 +1,17 @@
-import { createGzip } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { exportRecord } from '../export/export-record.js';
 import type { LogStore } from '../store/log-store.js';
 import type { ArchiveConfigs } from './archive-config.js';
 import { type ArchiveFiles, type ClaimedFile, type PlannedFile } from './archive-files.js';
 import { ArchiveBucket, storeError } from './bucket.js';
+import { checkArchiveEndpoint } from './endpoint-check.js';
 import { HOUR_MS } from './object-names.js';
 
 /** How long a node's claim on a file it is writing lasts; renewed every third of it, so only a dead node's runs out. */
 export const ARCHIVE_CLAIM_MS = 30_000;
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 10 * 60_000;
+/** gzip level of the archive objects. */
+const GZIP_LEVEL = 1;
 /** Files written at once by one node. */
 const FILES_PER_ROUND = 4;
 
@@ -140,20 +141,13 @@ export class Archiver {
     try {
       const target = await this.configs.target(file.account);
       if (!target) return; // archiving ended meanwhile; its pending files went with it
-      // Compressed as it is read, so only the compressed object is held (about a tenth of the lines' text).
-      // Level 1: on 200,000 typical lines, 13-20% less CPU for the whole file than level 6, for 7% more bytes.
-      const gzip = createGzip({ level: 1 });
-      const compressed: Buffer[] = [];
-      gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
-      const ended = new Promise<void>((resolve, reject) => gzip.on('end', resolve).on('error', reject));
-      let lines = 0;
-      for await (const rows of this.store.archiveLines(file.account, file.hour, file.arrivalFrom, file.arrivalTo)) {
-        lines += rows.length;
-        if (!gzip.write(rows.map((row) => `${JSON.stringify(exportRecord(row))}\n`).join(''))) await new Promise((resolve) => gzip.once('drain', resolve));
-      }
-      gzip.end();
-      await ended;
-      const body = Buffer.concat(compressed);
+      // The endpoint was checked when saved; its name may resolve elsewhere now. (The S3 client's
+      // connections check again, through publicOnlyLookup.) A refusal is recorded and retried.
+      await checkArchiveEndpoint(target, this.options.allowPrivate);
+      // The engine reads the lines once, writes their export records and gzips them: no line
+      // becomes a JavaScript value (bench/archive; docs/performance.md). Level 1: valid gzip that
+      // every reader takes, for far less CPU than the default level.
+      const { body, lines } = await this.store.archiveObject(file.account, file.hour, file.arrivalFrom, file.arrivalTo, GZIP_LEVEL);
       bucket = await ArchiveBucket.open(target, this.options.allowPrivate);
       await bucket.put(file.objectKey, body);
       if (await this.files.written(file, lines, body.length, this.now())) this.options.recorded?.({ lines, bytes: body.length });

@@ -69,7 +69,7 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
       this.set(lag);
     },
   });
-  const search = new ArchiveSearch(deps.db, configs, deps.store);
+  const search = new ArchiveSearch(deps.db, configs, deps.store, deps.settings.allowPrivate);
   const restores = new Restores(deps.db, search, deps.store, deps.log, { stepLines: deps.settings.restoreStepLines });
   archiver.start();
   restores.start();

@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import type { EmailExports } from './email-export.js';
 import { type QueryParams, choiceParam, oneParam } from '../http/filter-params.js';
 import type { ArchiveSearch } from '../archive/archive-search.js';
+import { PrivateArchiveEndpoint } from '../archive/endpoint-check.js';
 import type { AccessScope } from '../query/access-scope.js';
 import { parseExportRequest } from './params.js';
 import { exportRecord } from './export-record.js';
@@ -36,6 +37,7 @@ async function archivedLines(deps: ExportDeps, account: string, scope: AccessSco
       { prefer: request.prefer, limit: request.limit, after, chronological: request.chronological },
     );
   } catch (error) {
+    if (error instanceof PrivateArchiveEndpoint) throw errors.archivePrivateEndpoint(error.host === error.address ? error.host : `${error.host} (${error.address})`);
     throw errors.archiveReadFailed(error instanceof Error ? error.message.split('\n')[0].slice(0, 500) : String(error));
   }
 }

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Session, drainPending } from 'chdb';
 import { type SqlExecutor, type SqlParams, payloadBytes } from './executor.js';
 
@@ -75,6 +77,19 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
         // Also on a synchronous failure (a bad parameter): the session must always come back.
         if (results && !results.closed) results.cancel();
         giveBack(session);
+      }
+    },
+
+    async gzipLines(sql, params, level) {
+      // The engine writes the gzip file itself (INTO OUTFILE): no row becomes a JavaScript value.
+      // In a directory of this process's own (mode 0700), removed at once: the lines are an organisation's.
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-gzip-'));
+      const file = path.join(scratch, 'lines.gz');
+      try {
+        await main.queryBindAsync(`${sql} INTO OUTFILE '${file}' TRUNCATE COMPRESSION 'gzip' LEVEL ${Math.trunc(level)} FORMAT TSVRaw`, params, { format: 'TSV' });
+        return fs.readFileSync(file);
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
       }
     },
 

@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { type ClickHouseSettings, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { SqlExecutor, SqlParams } from './executor.js';
 
@@ -79,6 +81,16 @@ export async function openClickHouseExecutor(options: ClickHouseExecutorOptions)
         // the result set destroys the response itself, not only the row stream over it.
         if (!stream.readableEnded) result.close();
       }
+    },
+
+    async gzipLines(sql, params, level) {
+      // The lines come as text (TSVRaw: no quoting, no per-row parsing here) and are compressed as they arrive.
+      const result = await client.exec({ query: `${sql} FORMAT TSVRaw`, query_params: params });
+      const compressed: Buffer[] = [];
+      await pipeline(result.stream, createGzip({ level }), async (gzipped: AsyncIterable<Buffer>) => {
+        for await (const chunk of gzipped) compressed.push(chunk);
+      });
+      return Buffer.concat(compressed);
     },
 
     async insertTabSeparated(table, columns, payload) {

@@ -91,6 +91,10 @@ function recordingExecutor(): SqlExecutor & { statements: string[]; inserts: str
       statements.push(flat(sql));
       yield [] as T[];
     },
+    async gzipLines(sql: string) {
+      statements.push(flat(sql));
+      return Buffer.alloc(0);
+    },
     async insertTabSeparated(table: string) {
       inserts.push(table);
     },

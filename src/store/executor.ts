@@ -24,6 +24,11 @@ export interface SqlExecutor {
   rows<T>(sql: string, params?: SqlParams): Promise<T[]>;
   /** Runs a query and yields rows chunk by chunk, so callers can stream before the end. */
   stream<T>(sql: string, params?: SqlParams): AsyncIterable<T[]>;
+  /**
+   * Runs a query of one String column and returns its values, one a line, as a gzip file
+   * (`level` 1 to 9). The embedded engine compresses them itself; over HTTP they are compressed here.
+   */
+  gzipLines(sql: string, params: SqlParams, level: number): Promise<Buffer>;
   /** Inserts TabSeparated rows of the named columns; resolves once the engine has written them. */
   insertTabSeparated(table: string, columns: readonly string[], payload: InsertPayload): Promise<void>;
   close(): Promise<void>;

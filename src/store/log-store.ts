@@ -1,3 +1,4 @@
+import { ARCHIVE_RECORD_COLUMNS, ARCHIVE_RECORD_SETTINGS } from './archive-record-sql.js';
 import type { FacetName, Facets } from '../wire/types.js';
 import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
@@ -458,15 +459,19 @@ export class LogStore {
     return rows.map((row) => ({ hour: Number(row.hour), lines: Number(row.lines) }));
   }
 
-  /** One archive file's lines: an hour's lines (by time) that arrived in a window, in time order. */
-  archiveLines(account: string, hourMs: number, arrivalFrom: number, arrivalTo: number): AsyncIterable<StoredLine[]> {
-    const sql = `SELECT ${columns} FROM ${this.tables.reads}
-      WHERE account = {account:String} AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts < fromUnixTimestamp64Milli({toMs:Int64})
-        AND id >= {fromId:UInt64} AND id < {toId:UInt64}
-      ORDER BY ts, id SETTINGS output_format_json_quote_64bit_integers = 1`;
-    return withMillis(
-      this.executor.stream<StoredLine & { ts_ms: string }>(sql, { account, fromMs: hourMs, toMs: hourMs + 3_600_000, fromId: arrivalId(arrivalFrom), toId: arrivalId(arrivalTo) }),
-    );
+  /**
+   * One archive file, made by the engine: an hour's lines (by time) that arrived in a window, in
+   * time order, each as its export record's JSON text (archive-record-sql.ts), one a line, gzip at
+   * `level`. The lines are read once; their number comes from the time and id columns alone.
+   */
+  async archiveObject(account: string, hourMs: number, arrivalFrom: number, arrivalTo: number, level: number): Promise<{ body: Buffer; lines: number }> {
+    const where = `account = {account:String} AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts < fromUnixTimestamp64Milli({toMs:Int64})
+        AND id >= {fromId:UInt64} AND id < {toId:UInt64}`;
+    const params = { account, fromMs: hourMs, toMs: hourMs + 3_600_000, fromId: arrivalId(arrivalFrom), toId: arrivalId(arrivalTo) };
+    const [{ lines }] = await this.executor.rows<{ lines: string }>(`SELECT count() AS lines FROM ${this.tables.reads} WHERE ${where}`, params);
+    const records = `SELECT archive_record FROM (SELECT ts, id, ${ARCHIVE_RECORD_COLUMNS} FROM ${this.tables.reads} WHERE ${where}) ORDER BY ts, id SETTINGS ${ARCHIVE_RECORD_SETTINGS}`;
+    const body = await this.executor.gzipLines(records, params, level);
+    return { body, lines: Number(lines) };
   }
 
   /**
