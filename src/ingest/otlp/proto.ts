@@ -8,22 +8,25 @@ import protobuf from 'protobufjs';
  * and fields logs need, with their numbers and wire types unchanged. Fields left out (entity refs,
  * profiles) are skipped on decode as unknown fields, which is what protobuf does anyway.
  * `severity_number` is read as an int32, as its enum travels: any number is kept, even one the
- * enum does not name.
+ * enum does not name. AnyValue's `oneof value` is declared as seven `optional` fields: the same
+ * bytes on the wire and the same presence (an empty string or a false is kept), but protobufjs
+ * decodes a oneof member by deleting each of the others from the message, which took two thirds
+ * of decoding a request (bench/protocols' lines: 2.4 µs a line with the oneof, 0.9 without). A
+ * value that carries two members, which no sender writes, is read by the first that mapping.ts
+ * tries rather than the last on the wire.
  */
 const SCHEMA = `
 syntax = "proto3";
 package opentelemetry.proto;
 
 message AnyValue {
-  oneof value {
-    string string_value = 1;
-    bool bool_value = 2;
-    int64 int_value = 3;
-    double double_value = 4;
-    ArrayValue array_value = 5;
-    KeyValueList kvlist_value = 6;
-    bytes bytes_value = 7;
-  }
+  optional string string_value = 1;
+  optional bool bool_value = 2;
+  optional int64 int_value = 3;
+  optional double double_value = 4;
+  optional ArrayValue array_value = 5;
+  optional KeyValueList kvlist_value = 6;
+  optional bytes bytes_value = 7;
 }
 message ArrayValue { repeated AnyValue values = 1; }
 message KeyValueList { repeated KeyValue values = 1; }
