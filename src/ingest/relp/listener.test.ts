@@ -96,3 +96,25 @@ test('a peer that keeps its side open after close is cut off after the grace, so
   await listener.close();
   client.socket.destroy();
 });
+
+test('a peer that closes its side at once is not cut off later: the grace timer ends with the connection', async () => {
+  const { server, listener } = await startRelp({ closeGraceMs: 300 });
+  let serverSocket: net.Socket | undefined;
+  server.on('connection', (socket: net.Socket) => (serverSocket = socket));
+  const client = connect(listener.port);
+  client.socket.write(OPEN);
+  client.socket.write(frame(2, 'close'));
+  await eventually(() => (/\n2 rsp 0\n/.test(client.received) ? true : undefined), 5000, 'the answer to close');
+  client.socket.end();
+  await client.closed;
+  await eventually(() => (serverSocket?.closed ? true : undefined), 3000, 'the session socket closed');
+  let destroyedAfterClose = 0;
+  const destroy = serverSocket!.destroy.bind(serverSocket!);
+  serverSocket!.destroy = (error?: Error) => {
+    destroyedAfterClose++;
+    return destroy(error);
+  };
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await listener.close();
+  assert.equal(destroyedAfterClose, 0, 'no grace timer left to fire on a closed connection');
+});

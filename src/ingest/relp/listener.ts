@@ -62,6 +62,7 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
     onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored; left unacknowledged, the sender will resend them'),
   });
   let ended: Promise<void> | undefined;
+  let closeGrace: NodeJS.Timeout | undefined;
   // Once: a session that a `close` ended is not ended again (with serverclose) by the stop.
   const endSession = (farewell: Buffer | undefined) =>
     (ended ??= (async () => {
@@ -71,7 +72,7 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
       if (farewell) send(farewell);
       socket.end();
       // A peer that never closes its side would hold the socket (and the listener's close) for ever.
-      setTimeout(() => socket.destroy(), deps.closeGraceMs ?? CLOSE_GRACE_MS).unref();
+      if (!socket.destroyed) closeGrace = setTimeout(() => socket.destroy(), deps.closeGraceMs ?? CLOSE_GRACE_MS).unref();
     })());
   const forget = connections.add({ end: () => endSession(SERVER_CLOSE) });
 
@@ -125,6 +126,8 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
   });
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
+    // Closed before the grace ran out: nothing is left to cut off.
+    clearTimeout(closeGrace);
     forget();
     if (deframer.unfinishedBytes > 0) deps.intake.drop('relp', 'truncated-frame', 1, peer);
   });
