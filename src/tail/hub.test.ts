@@ -48,3 +48,18 @@ test("a change of who may see what runs the checks of that organisation's tails 
   hub.accessChanged('acme');
   assert.deepEqual(checked, ['acme tail', 'acme tail'], 'a closed tail is not checked');
 });
+
+test("every open tail of an organisation is checked on a change, and one closing leaves the others' checks", async () => {
+  const hub = new TailHub();
+  const checked: string[] = [];
+  const stopFirst = hub.watchAccess('acme', () => checked.push('first'));
+  hub.watchAccess('acme', () => checked.push('second'));
+  hub.checkAccess('acme');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(checked, ['first', 'second']);
+  stopFirst();
+  stopFirst(); // twice is harmless
+  hub.checkAccess('acme');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(checked, ['first', 'second', 'second']);
+});
