@@ -18,6 +18,8 @@ export interface Settings {
   relpPort: number | undefined;
   /** The ingestion key that syslog messages carrying no logdna@48950 key are stored under; unset drops them. */
   syslogKey: string | undefined;
+  /** Connections a TCP, TLS or RELP listener keeps open from one address; more are closed as they arrive. */
+  syslogMaxConnectionsPerAddress: number;
   dataDir: string;
   /** Address users and clients reach this server on, when it is not the one it listens on. */
   publicUrl: string | undefined;
@@ -156,6 +158,7 @@ function syslogSettings(env: NodeJS.ProcessEnv) {
     syslogTlsKey: syslogTlsKey && path.resolve(syslogTlsKey),
     relpPort: optionalPort(env, 'LOGSTEAD_RELP_PORT'),
     syslogKey: env.LOGSTEAD_SYSLOG_KEY?.trim() || undefined,
+    syslogMaxConnectionsPerAddress: integer(env, 'LOGSTEAD_SYSLOG_MAX_CONNECTIONS_PER_ADDRESS', 1000, 1, 10_000),
   };
 }
 

@@ -4,6 +4,7 @@ import type { StoredLine } from '../store/types.js';
 import { BadInputError } from './errors.js';
 import { readExtraFields } from './extra-fields.js';
 import { type ParsedLine, parseFormat } from './formats/index.js';
+import { withoutMezmoElement } from './formats/syslog-header.js';
 import { parseJsonLine } from './json-line.js';
 import { lineLevel } from './level.js';
 import { LIMITS } from '../wire/limits.js';
@@ -106,14 +107,17 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   const rawLine = raw.line ?? raw.l;
   if (rawLine === undefined || rawLine === null) throw new BadInputError('a line element has no line');
   if (typeof rawLine === 'object' && nestedDeeperThan(rawLine, MAX_JSON_DEPTH)) throw new BadInputError(`a line nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const line = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
+  const sent = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
 
-  const parsedFields = parseJsonLine(line);
+  const parsedFields = parseJsonLine(sent);
   const jsonFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   const file = label(raw.file ?? raw.f, LIMITS.file);
   const givenApp = label(raw.app, LIMITS.app);
   // Not JSON: one of the common formats (formats/index.ts), or text as before.
-  const format: ParsedLine | null = jsonFields ? null : parseFormat(line, givenApp || file);
+  const format: ParsedLine | null = jsonFields ? null : parseFormat(sent, givenApp || file);
+  // A relayed syslog line may carry Mezmo's structured data, and with it the sender's ingestion
+  // key: the format parser leaves it out of the fields, and the stored text leaves it out too.
+  const line = jsonFields ? sent : withoutMezmoElement(sent);
   const lineFields = jsonFields ?? format?.fields ?? null;
   const given = (raw as { [PROTOCOL_FIELDS]?: Record<string, string> })[PROTOCOL_FIELDS];
   const fields = given ? { ...lineFields, ...given } : lineFields;

@@ -12,6 +12,11 @@ export class Listeners<T> {
     return () => this.listeners.delete(listener);
   }
 
+  /** How many are subscribed. */
+  get size(): number {
+    return this.listeners.size;
+  }
+
   async emit(value: T): Promise<void> {
     for (const listener of this.listeners) await listener(value);
   }

@@ -104,7 +104,7 @@ export function createMetrics() {
     }),
     syslogDropped: new Counter({
       name: 'logstead_syslog_dropped_messages_total',
-      help: 'Syslog and RELP messages not stored, by protocol and reason (no-key, wrong-key, suspended, overload, truncated-frame, bad-frame, tls-handshake, store-failed).',
+      help: 'Syslog and RELP messages not stored, by protocol and reason (no-key, wrong-key, suspended, overload, truncated-frame, bad-frame, tls-handshake, store-failed, internal-error).',
       labelNames: ['protocol', 'reason'] as const,
       registers,
     }),

@@ -22,11 +22,9 @@ export class ScopeFollower {
     private readonly accessChanged: (account: string) => void = () => {},
   ) {}
 
+  /** One member's groups changed: their views follow, and their organisation's tails are told. */
   async member(memberId: string): Promise<void> {
-    const access = await this.people.access(memberId);
-    if (!access) return;
-    await this.views.followScope(memberId, access.scope);
-    this.accessChanged(access.account);
+    await this.following([memberId]);
   }
 
   /** The members of a group, by id: read before the group changes or goes, then passed to `allOf`. */
@@ -34,7 +32,31 @@ export class ScopeFollower {
     return (await this.db.selectFrom('group_members').select('member_id').where('group_id', '=', groupId).execute()).map((row) => row.member_id);
   }
 
+  /**
+   * A group's scope changed or the group went: each member's views follow, and the tails are told
+   * once per organisation (not once per member, which would make each open tail check its opener
+   * again for every member).
+   */
   async allOf(memberIds: string[]): Promise<void> {
-    for (const id of memberIds) await this.member(id);
+    await this.following(memberIds);
+  }
+
+  /**
+   * The change is already saved when this runs, so the tails are told in `finally`: a member
+   * whose views fail to follow must not leave the open tails on the old scope until their next
+   * periodic check.
+   */
+  private async following(memberIds: string[]): Promise<void> {
+    const changed = new Set<string>();
+    try {
+      for (const id of memberIds) {
+        const access = await this.people.access(id);
+        if (!access) continue;
+        changed.add(access.account);
+        await this.views.followScope(id, access.scope);
+      }
+    } finally {
+      for (const account of changed) this.accessChanged(account);
+    }
   }
 }

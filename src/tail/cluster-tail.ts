@@ -30,6 +30,13 @@ interface Interest {
   tails: Array<{ id: string; account: string; filters: LineFilters; scope?: AccessScope }>;
   /** Set by a node that has just started: everyone answers with their own tails at once. */
   ask?: boolean;
+  /**
+   * Counts up with each announcement of the node. Announcements are published on separate
+   * connections and may arrive out of order (a tail moving to a new scope is announced gone, then
+   * back under its new id, at once): an older one heard after a newer is ignored, or it would hide
+   * the tail until the next periodic announcement. Absent from an older release's.
+   */
+  seq?: number;
 }
 
 /**
@@ -39,8 +46,9 @@ interface Interest {
  * holds and a flood is never copied between nodes. Nothing crosses for organisations no one tails.
  */
 export class ClusterTail implements TailRelay {
-  private readonly remote = new Map<string, { seen: number; tails: RemoteTail[] }>();
+  private readonly remote = new Map<string, { seen: number; seq: number | undefined; tails: RemoteTail[] }>();
   private timer: NodeJS.Timeout | undefined;
+  private announced = 0;
 
   constructor(
     private readonly broadcast: Broadcast,
@@ -75,12 +83,17 @@ export class ClusterTail implements TailRelay {
   }
 
   private announce(ask: boolean): void {
-    const interest: Interest = { node: this.broadcast.node, tails: this.hub.subscriptions(), ...(ask ? { ask } : {}) };
+    const interest: Interest = { node: this.broadcast.node, tails: this.hub.subscriptions(), seq: ++this.announced, ...(ask ? { ask } : {}) };
     this.broadcast.publish(INTEREST, JSON.stringify(interest)).catch(this.onError);
   }
 
   private heard(interest: Interest): void {
     const known = this.remote.get(interest.node);
+    // Stale (see Interest.seq); a node that restarted counts from 1 again, and says so with `ask`.
+    if (known?.seq !== undefined && interest.seq !== undefined && interest.seq <= known.seq && !interest.ask) {
+      known.seen = Date.now();
+      return;
+    }
     const tails: RemoteTail[] = [];
     for (const tail of interest.tails) {
       const kept = known?.tails.find((other) => other.id === tail.id);
@@ -95,7 +108,7 @@ export class ClusterTail implements TailRelay {
         this.onError(error);
       }
     }
-    this.remote.set(interest.node, { seen: Date.now(), tails });
+    this.remote.set(interest.node, { seen: Date.now(), seq: interest.seq, tails });
     if (interest.ask) this.announce(false);
   }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredLine } from '../store/types.js';
+import { ClusterTail } from './cluster-tail.js';
 import { TailHub, type TailRelay } from './hub.js';
 
 const subscriber = () => ({ filters: {}, scope: null, matches: () => true, deliver: () => {} });
@@ -47,4 +48,38 @@ test("a change of who may see what runs the checks of that organisation's tails 
   stopAcme();
   hub.accessChanged('acme');
   assert.deepEqual(checked, ['acme tail', 'acme tail'], 'a closed tail is not checked');
+});
+
+test("every open tail of an organisation is checked on a change, and one closing leaves the others' checks", async () => {
+  const hub = new TailHub();
+  const checked: string[] = [];
+  const stopFirst = hub.watchAccess('acme', () => checked.push('first'));
+  hub.watchAccess('acme', () => checked.push('second'));
+  hub.checkAccess('acme');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(checked, ['first', 'second']);
+  stopFirst();
+  stopFirst(); // twice is harmless
+  hub.checkAccess('acme');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(checked, ['first', 'second', 'second']);
+});
+
+test("a node's older announcement of its tails, heard after a newer one, does not hide the tail it announced since", async () => {
+  const handlers = new Map<string, (message: string) => void>();
+  const broadcast = { node: 'b', publish: async () => true, subscribe: (channel: string, handler: (message: string) => void) => void handlers.set(channel, handler), close: async () => {} };
+  const hub = new TailHub();
+  const cluster = new ClusterTail(broadcast, hub, () => {});
+  cluster.start();
+  const interest = (seq: number, tails: Array<{ id: string; account: string }>, ask?: boolean) =>
+    handlers.get('logstead_tail_interest')!(JSON.stringify({ node: 'other', seq, ask, tails: tails.map((tail) => ({ ...tail, filters: {}, scope: null })) }));
+  // A tail moving to a new scope: announced gone (2), then back under a new id (3); 3 arrives first.
+  interest(1, [{ id: 'old', account: 'acme' }]);
+  interest(3, [{ id: 'new', account: 'acme' }]);
+  interest(2, []);
+  assert.equal(cluster.wants('acme'), true, 'the stale empty announcement is ignored');
+  // A restarted node counts from 1 again, and asks.
+  interest(1, [], true);
+  assert.equal(cluster.wants('acme'), false);
+  cluster.stop();
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Listeners } from '../lib/listeners.js';
 import type { AccessScope } from '../query/access-scope.js';
 import type { LineFilters } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
@@ -41,17 +42,17 @@ export interface TailRelay {
 export class TailHub {
   private readonly byAccount = new Map<string, Map<string, TailSubscriber>>();
   /** Each open tail's check of its opener's credentials and scope, by organisation. */
-  private readonly accessChecks = new Map<string, Set<() => void>>();
+  private readonly accessChecks = new Map<string, Listeners<void>>();
   relay: TailRelay | undefined;
 
   /** Runs `check` whenever who may see what in `account` changes; returns how to stop. */
   watchAccess(account: string, check: () => void): () => void {
     let checks = this.accessChecks.get(account);
-    if (!checks) this.accessChecks.set(account, (checks = new Set()));
-    checks.add(check);
+    if (!checks) this.accessChecks.set(account, (checks = new Listeners<void>()));
+    const unsubscribe = checks.subscribe(check);
     return () => {
-      checks!.delete(check);
-      if (checks!.size === 0) this.accessChecks.delete(account);
+      unsubscribe();
+      if (checks!.size === 0 && this.accessChecks.get(account) === checks) this.accessChecks.delete(account);
     };
   }
 
@@ -66,7 +67,10 @@ export class TailHub {
 
   /** Runs the tails' checks of one organisation here (told by another node through the relay). */
   checkAccess(account: string): void {
-    for (const check of this.accessChecks.get(account) ?? []) check();
+    // Each check starts its own lookup and handles its own failure: nothing to wait for here.
+    void this.accessChecks.get(account)?.emit().catch(() => {
+      // A check answers its own lookup's failure; one that throws has nothing more to tell here.
+    });
   }
 
   subscribe(account: string, subscriber: TailSubscriber): () => void {

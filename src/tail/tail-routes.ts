@@ -105,10 +105,19 @@ export async function tailRoutes(app: FastifyInstance, deps: { auth: ServiceAuth
       // Pings keep proxies from cutting an idle tail.
       const ping = setInterval(() => socket.ping(), PING_MS);
       const openedAt = Date.now();
+      // Checks overlap (the periodic one, each announcement) and finish in any order. Each is
+      // numbered as it starts, and an answer older than the one already applied is ignored: a slow
+      // check that read the scope before it was narrowed must not widen it again afterwards.
+      let checksStarted = 0;
+      let appliedCheck = 0;
       const checkCredentials = () => {
+        const check = ++checksStarted;
         deps.auth.current(tail.principal, openedAt).then(
           (now) => {
+            // A revocation holds whenever it was read: credentials do not come back.
             if (!now) return socket.close(SESSION_ENDED, 'credentials revoked or session ended');
+            if (check < appliedCheck) return;
+            appliedCheck = check;
             if (sameScope(now.scope, scope) || socket.readyState !== socket.OPEN) return;
             scope = now.scope;
             unsubscribe();

@@ -4,12 +4,13 @@
  * level and `_logtype` set; a syslog header sets the line's host and app; text stays text.
  */
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { type TestServer, exportRecords, ingestLines, startTestServer } from '../../testing/harness.js';
+import { type TestServer, eventually, exportRecords, ingestLines, startTestServer } from '../../testing/harness.js';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ LOGSTEAD_SYSLOG_TCP_PORT: '0' });
 });
 after(() => server.close());
 
@@ -92,4 +93,37 @@ test('a parsed field keeps the type it was first seen with, as meta does', async
   assert.equal(second.count, 3);
   assert.equal((await exported('code:>=400', from)).length, 0);
   assert.equal((await exported('code:404', from)).length, 1);
+});
+
+test("a syslog line carrying Mezmo's element is stored, searched and exported without the ingestion key, over HTTP and the syslog listener", async () => {
+  const from = Date.now() - 60_000;
+  const key = server.org.ingestionKey;
+  const iso = new Date(Date.now() - 3_000).toISOString();
+  await ingest('relay', [
+    { line: `<11>1 ${iso} keyhost-1 shop 7 - [logdna@48950 key="${key}" tags="web"] payment leaked-key-check-one` },
+    { line: `<14>0 ${iso} keyhost-2 shop - - [x@1 y="z"][logdna@48950 key="${key}"] leaked-key-check-two` },
+    { line: `relayed text [logdna@48950 key="${key}"] leaked-key-check-three` },
+  ]);
+  // Over the syslog listener, a message whose own text relays another sender's element.
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: server.running.syslogPorts.tcp! }, () =>
+      socket.end(`<13>1 - keyhost-3 app - - [logdna@48950 key="${key}"] <13>1 - inner app - - [logdna@48950 key="${key}"] leaked-key-check-four\n`),
+    );
+    socket.on('error', reject);
+    socket.on('close', () => resolve());
+  });
+  const stored = await eventually(async () => {
+    const lines = await exported('leaked-key-check', from);
+    return lines.length === 4 ? lines : undefined;
+  }, 10_000, 'the four lines stored');
+  assert.doesNotMatch(JSON.stringify(stored), new RegExp(key), 'the key nowhere in an exported line, its fields or meta');
+  assert.deepEqual((await exported(`"${key}"`, from)).length, 0, 'no line is found by the key');
+  const lines = stored.map((record) => record._line).sort((a, b) => a.slice(a.lastIndexOf('-')).localeCompare(b.slice(b.lastIndexOf('-'))));
+  assert.deepEqual(lines, [
+    '<13>1 - inner app - - - leaked-key-check-four',
+    `<11>1 ${iso} keyhost-1 shop 7 - - payment leaked-key-check-one`,
+    'relayed text - leaked-key-check-three',
+    `<14>0 ${iso} keyhost-2 shop - - [x@1 y="z"] leaked-key-check-two`,
+  ]);
+  assert.equal(stored.find((record) => record._line.endsWith('-one'))?._host, 'keyhost-1', 'the header still read');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFormat } from './index.js';
-import { parseSyslogHeader } from './syslog-header.js';
+import { parseSyslogHeader, withoutMezmoElement } from './syslog-header.js';
 
 test('RFC 5424 (its own examples): host, app, severity, time, ids and structured data', () => {
   const parsed = parseSyslogHeader('<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 [exampleSDID@32473 iut="3" eventSource="Application" eventID="1011"] BOMAn application event log entry...');
@@ -52,4 +52,18 @@ test("Mezmo's logdna@48950 element (the ingestion key and tags) is skipped; othe
   assert.doesNotMatch(JSON.stringify(parsed), /secret/);
   // As it arrives over HTTP: the line parsed by format, the key nowhere in what is stored.
   assert.doesNotMatch(JSON.stringify(parseFormat('<14>1 2026-11-26T10:00:00Z host app 1 - [logdna@48950 key="secret"] hello', '')), /secret/);
+});
+
+test("withoutMezmoElement takes Mezmo's element, and with it the ingestion key, out of a line's text", () => {
+  const cases: [string, string][] = [
+    ['<14>1 2026-11-26T10:00:00Z host app 1 - [logdna@48950 key="secret" tags="a,b"] hello', '<14>1 2026-11-26T10:00:00Z host app 1 - - hello'],
+    ['<14>1 - host app - - [logdna@48950 key="secret"][x@1 y="z"] hello', '<14>1 - host app - - [x@1 y="z"] hello'],
+    ['<14>1 - host app - - [x@1 y="z"][logdna@48950 key="secret" tags="a"] hello', '<14>1 - host app - - [x@1 y="z"] hello'],
+    ['<14>0 - host app - - [logdna@48950 key="se\\"]cret"] quoted', '<14>0 - host app - - - quoted'],
+    ['[logdna@48950 key="secret"][broken m', '[broken m'],
+    ['<14>1 - host app - - [logdna@48950 key="secret never closes', '<14>1 - host app - -'],
+    ['no element [logdna@489501 key="other"] here', 'no element [logdna@489501 key="other"] here'],
+    ['plain text', 'plain text'],
+  ];
+  for (const [line, stored] of cases) assert.equal(withoutMezmoElement(line), stored, line);
 });

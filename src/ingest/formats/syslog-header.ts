@@ -153,3 +153,44 @@ function parse3164(text: string, pri: number | undefined, start: number): Parsed
   fields.message = text.slice(index);
   return { logtype: 'syslog', fields, level, host: host?.slice(0, LIMITS.hostname), app: app?.slice(0, LIMITS.app) };
 }
+
+/** How Mezmo's element starts in a line's text. */
+const MEZMO_ELEMENT = `[${MEZMO_SD_ID}`;
+
+/**
+ * The line's text without Mezmo's `[logdna@48950 key="..." tags="..."]` structured-data element,
+ * wherever it stands (the header of a relayed syslog line, or a message whose structured data did
+ * not parse): it carries the sender's ingestion key, which must never be stored or shown. The
+ * element becomes RFC 5424's NILVALUE `-` where it stood alone, so the header still reads as one;
+ * beside other elements it simply goes. An element that never closes takes the rest of the line
+ * with it, as its key may be anywhere in that rest.
+ */
+export function withoutMezmoElement(text: string): string {
+  let open = text.indexOf(MEZMO_ELEMENT);
+  while (open >= 0) {
+    const after = text[open + MEZMO_ELEMENT.length];
+    if (after !== ' ' && after !== ']') {
+      // Another id that starts the same way (logdna@489501): not Mezmo's.
+      open = text.indexOf(MEZMO_ELEMENT, open + 1);
+      continue;
+    }
+    const end = elementEnd(text, open + MEZMO_ELEMENT.length);
+    if (end < 0) return text.slice(0, open).trimEnd();
+    const alone = text[open - 1] !== ']' && text[end] !== '[';
+    text = text.slice(0, open) + (alone ? '-' : '') + text.slice(end);
+    open = text.indexOf(MEZMO_ELEMENT, open);
+  }
+  return text;
+}
+
+/** The index after the `]` that closes an element whose parameters start at `from` (quoted values, `\` escapes), or -1. */
+function elementEnd(text: string, from: number): number {
+  let quoted = false;
+  for (let index = from; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (quoted && code === 92 /* \ */) index++;
+    else if (code === 34 /* " */) quoted = !quoted;
+    else if (!quoted && code === 93 /* ] */) return index + 1;
+  }
+  return -1;
+}

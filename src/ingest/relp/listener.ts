@@ -10,6 +10,8 @@ const MAX_HELD_BYTES = 8 * 1024 * 1024;
 const MAX_BATCH_MESSAGES = 20_000;
 
 const OK = '200 OK';
+/** The answer to a message given up on (RELP's response text is at most 80 characters). */
+const NOT_STORED = '500 not stored: the log store is unavailable or failed';
 
 /** Once a session has ended, how long the peer has to close its side before the socket is destroyed. */
 const CLOSE_GRACE_MS = 5_000;
@@ -24,9 +26,10 @@ export interface RelpOptions {
 /**
  * One RELP session: `open` is answered with the offers Logstead takes (syslog only); each `syslog`
  * frame is acknowledged (`rsp 200 OK`) only once its message is durably written, or dropped and
- * counted (its key, its organisation suspended). One whose write still failed when Logstead
- * stopped is left unacknowledged: the sender resends it, as whatever was in flight when Logstead
- * died, and nothing acknowledged is lost. `close` is answered after every acknowledgement.
+ * counted (its key, its organisation suspended). One given up on (the store unavailable through
+ * every retry, or an unexpected error) is answered `500`. One whose write was still being retried
+ * when Logstead stopped is left unacknowledged: the sender resends it, as whatever was in flight
+ * when Logstead died, and nothing acknowledged is lost. `close` is answered after every acknowledgement.
  */
 export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log: FastifyBaseLogger } & RelpOptions, connections: OpenConnections): void {
   const peer = { address: socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown' };
@@ -39,10 +42,13 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
   const pipeline = new WritePipeline<{ txnr: number; text: string }>({
     write: async (messages) => {
       const outcomes = await deps.intake.store('relp', messages.map(({ text }) => text), peer, { waitForRoom: true });
-      // Stored or dropped on purpose is acknowledged; a message whose write still failed as the
-      // listener stopped is not, so the sender sends it again when it reconnects.
+      // Stored or dropped on purpose is acknowledged; one given up on is answered with an error
+      // (rsyslog logs it and does not send it again); one whose write was still being retried as
+      // the listener stopped is not answered, so the sender sends it again when it reconnects.
       messages.forEach(({ txnr }, index) => {
-        if (outcomes[index] !== 'failed') send(relpResponse(txnr, OK));
+        const outcome = outcomes[index];
+        if (outcome === 'failed') send(relpResponse(txnr, NOT_STORED));
+        else if (outcome !== 'interrupted') send(relpResponse(txnr, OK));
       });
     },
     sizeOf: ({ text }) => text.length,
@@ -56,6 +62,7 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
     onError: (error) => deps.log.warn({ err: error }, 'RELP messages not stored; left unacknowledged, the sender will resend them'),
   });
   let ended: Promise<void> | undefined;
+  let closeGrace: NodeJS.Timeout | undefined;
   // Once: a session that a `close` ended is not ended again (with serverclose) by the stop.
   const endSession = (farewell: Buffer | undefined) =>
     (ended ??= (async () => {
@@ -65,7 +72,7 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
       if (farewell) send(farewell);
       socket.end();
       // A peer that never closes its side would hold the socket (and the listener's close) for ever.
-      setTimeout(() => socket.destroy(), deps.closeGraceMs ?? CLOSE_GRACE_MS).unref();
+      if (!socket.destroyed) closeGrace = setTimeout(() => socket.destroy(), deps.closeGraceMs ?? CLOSE_GRACE_MS).unref();
     })());
   const forget = connections.add({ end: () => endSession(SERVER_CLOSE) });
 
@@ -119,6 +126,8 @@ export function acceptRelp(socket: net.Socket, deps: { intake: SyslogIntake; log
   });
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
+    // Closed before the grace ran out: nothing is left to cut off.
+    clearTimeout(closeGrace);
     forget();
     if (deframer.unfinishedBytes > 0) deps.intake.drop('relp', 'truncated-frame', 1, peer);
   });

@@ -18,7 +18,7 @@ export interface SyslogPorts {
 }
 
 /** The listeners' own settings; each listener is off while its port is unset. */
-export type SyslogSettings = Pick<Settings, 'host' | 'syslogTcpPort' | 'syslogUdpPort' | 'syslogTlsPort' | 'syslogTlsCert' | 'syslogTlsKey' | 'relpPort' | 'syslogKey'>;
+export type SyslogSettings = Pick<Settings, 'host' | 'syslogTcpPort' | 'syslogUdpPort' | 'syslogTlsPort' | 'syslogTlsCert' | 'syslogTlsKey' | 'relpPort' | 'syslogKey' | 'syslogMaxConnectionsPerAddress'>;
 
 /**
  * Syslog's listeners, each on when its port is set: TCP (LOGSTEAD_SYSLOG_TCP_PORT), TLS
@@ -46,7 +46,7 @@ export async function startSyslogIngest(deps: {
   try {
     if (settings.syslogTcpPort !== undefined) {
       const connections = new OpenConnections();
-      const listener = await listenStream(syslogTcpServer({ intake, log }, connections), settings.host, settings.syslogTcpPort, connections, { log });
+      const listener = await listenStream(syslogTcpServer({ intake, log }, connections), settings.host, settings.syslogTcpPort, connections, { log, maxConnectionsPerAddress: settings.syslogMaxConnectionsPerAddress });
       listeners.push(listener);
       ports.tcp = listener.port;
       log.info(`syslog over TCP listening on ${settings.host}:${listener.port}`);
@@ -56,7 +56,7 @@ export async function startSyslogIngest(deps: {
       const cert = fs.readFileSync(settings.syslogTlsCert!);
       const key = fs.readFileSync(settings.syslogTlsKey!);
       const connections = new OpenConnections();
-      const listener = await listenStream(syslogTlsServer({ intake, log, cert, key }, connections), settings.host, settings.syslogTlsPort, connections, { log });
+      const listener = await listenStream(syslogTlsServer({ intake, log, cert, key }, connections), settings.host, settings.syslogTlsPort, connections, { log, maxConnectionsPerAddress: settings.syslogMaxConnectionsPerAddress });
       listeners.push(listener);
       ports.tls = listener.port;
       log.info(`syslog over TLS listening on ${settings.host}:${listener.port}`);
@@ -69,7 +69,7 @@ export async function startSyslogIngest(deps: {
     }
     if (settings.relpPort !== undefined) {
       const connections = new OpenConnections();
-      const listener = await listenStream(relpServer({ intake, log }, connections), settings.host, settings.relpPort, connections, { log });
+      const listener = await listenStream(relpServer({ intake, log }, connections), settings.host, settings.relpPort, connections, { log, maxConnectionsPerAddress: settings.syslogMaxConnectionsPerAddress });
       listeners.push(listener);
       ports.relp = listener.port;
       log.info(`RELP listening on ${settings.host}:${listener.port}`);

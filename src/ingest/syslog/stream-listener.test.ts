@@ -11,18 +11,18 @@ import { OpenConnections, listenStream, syslogTcpServer } from './stream-listene
  * error of the server itself is logged rather than thrown.
  */
 
-async function startTcp(options: { idleTimeoutMs?: number; maxConnections?: number } = {}) {
+async function startTcp(options: { idleTimeoutMs?: number; maxConnections?: number; maxConnectionsPerAddress?: number } = {}) {
   const fake = failingIntake();
   const { syslog } = syslogIntakeOver(fake.intake);
   const log = recordingLog();
   const connections = new OpenConnections();
   const server = syslogTcpServer({ intake: syslog, log, idleTimeoutMs: options.idleTimeoutMs }, connections);
-  const listener = await listenStream(server, '127.0.0.1', 0, connections, { log, maxConnections: options.maxConnections });
+  const listener = await listenStream(server, '127.0.0.1', 0, connections, { log, maxConnections: options.maxConnections, maxConnectionsPerAddress: options.maxConnectionsPerAddress });
   return { server, listener, log, written: fake.written };
 }
 
-function connect(port: number) {
-  const socket = net.connect({ host: '127.0.0.1', port });
+function connect(port: number, localAddress?: string) {
+  const socket = net.connect({ host: '127.0.0.1', port, localAddress });
   const client = { socket, closed: new Promise<void>((resolve) => socket.on('close', () => resolve())), isClosed: false };
   void client.closed.then(() => (client.isClosed = true));
   socket.on('error', () => {});
@@ -57,6 +57,30 @@ test('past the connection cap a new connection is closed at once, and logged; th
   assert.equal(await openConnections(server), 2);
   first.socket.destroy();
   second.socket.destroy();
+  await listener.close();
+});
+
+test('past the cap for one address its new connection is closed at once, and logged; another address still connects, and a place freed is taken again', async () => {
+  const { server, listener, log, written } = await startTcp({ maxConnectionsPerAddress: 2 });
+  const first = connect(listener.port);
+  const second = connect(listener.port);
+  await eventually(async () => ((await openConnections(server)) === 2 ? true : undefined), 5000, 'two connections open');
+  const third = connect(listener.port);
+  await eventually(() => (third.isClosed ? true : undefined), 3000, 'the third connection from the address closed');
+  assert.ok(log.lines.some((line) => line.level === 'warn' && /their address has as many open as it may/.test(line.message ?? '')));
+  // 127.0.0.2 is loopback too, and another address.
+  const other = connect(listener.port, '127.0.0.2');
+  await eventually(async () => ((await openConnections(server)) === 3 ? true : undefined), 5000, 'the other address let in');
+  const message = Buffer.from('<14>1 - host app - - [logdna@48950 key="k2"] from another address');
+  other.socket.write(Buffer.concat([Buffer.from(`${message.length} `), message]));
+  await eventually(() => (written.length === 1 ? true : undefined), 5000, 'its message stored');
+  first.socket.destroy();
+  await first.closed;
+  await eventually(async () => ((await openConnections(server)) === 2 ? true : undefined), 5000, 'the first gone');
+  const again = connect(listener.port);
+  await eventually(async () => ((await openConnections(server)) === 3 ? true : undefined), 5000, 'a new one from the first address');
+  assert.equal(again.isClosed || second.isClosed || other.isClosed, false);
+  for (const client of [second, other, again]) client.socket.destroy();
   await listener.close();
 });
 

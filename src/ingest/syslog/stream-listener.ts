@@ -27,23 +27,37 @@ export const IDLE_TIMEOUT_MS = 10 * 60_000;
 /** Connections one listener keeps open; more are closed as they arrive, so a flood cannot use up the file descriptors. */
 export const MAX_CONNECTIONS = 10_000;
 
+/**
+ * Connections one listener keeps open from one address (LOGSTEAD_SYSLOG_MAX_CONNECTIONS_PER_ADDRESS),
+ * so that one host cannot take every place under MAX_CONNECTIONS. A sender opens one connection per
+ * action; this leaves room for many hosts behind one NAT address.
+ */
+export const MAX_CONNECTIONS_PER_ADDRESS = 1_000;
+
 export interface StreamListener {
   port: number;
   close(): Promise<void>;
 }
 
 /**
- * Accepts connections on host:port (net or tls), at most `maxConnections` at once, and closes
- * them and waits for their writes on close. An error of the server itself (accept failing for
- * want of file descriptors) is logged rather than thrown, as nothing would catch it.
+ * Accepts connections on host:port (net or tls), at most `maxConnections` at once and
+ * `maxConnectionsPerAddress` from one address, and closes them and waits for their writes on
+ * close. An error of the server itself (accept failing for want of file descriptors) is logged
+ * rather than thrown, as nothing would catch it.
  */
 export async function listenStream(
   server: net.Server,
   host: string,
   port: number,
   connections: { close(): Promise<void> },
-  options: { log: FastifyBaseLogger; maxConnections?: number },
+  options: { log: FastifyBaseLogger; maxConnections?: number; maxConnectionsPerAddress?: number },
 ): Promise<StreamListener> {
+  const errorLog = new RateLimitedLog(10_000);
+  capPerAddress(server, options.maxConnectionsPerAddress ?? MAX_CONNECTIONS_PER_ADDRESS, (address, limit) =>
+    errorLog.record(`per-address:${address}`, 1, (count) =>
+      options.log.warn({ port: (server.address() as net.AddressInfo | null)?.port, address, connections: count, maxConnectionsPerAddress: limit }, 'syslog connections refused: their address has as many open as it may'),
+    ),
+  );
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host, port }, () => {
@@ -51,7 +65,6 @@ export async function listenStream(
       resolve((server.address() as net.AddressInfo).port);
     });
   });
-  const errorLog = new RateLimitedLog(10_000);
   server.on('error', (error: NodeJS.ErrnoException) =>
     errorLog.record(`error:${error.code}`, 1, (count) => options.log.error({ err: error, port: bound, errors: count }, 'syslog listener error')),
   );
@@ -70,6 +83,33 @@ export async function listenStream(
       await closed;
     },
   };
+}
+
+/**
+ * Closes a connection as it arrives when its address already has `limit` open. The server's own
+ * 'connection' handlers (the accept function, or TLS's, which starts the handshake) are taken over
+ * and run only for a connection let in, so a refused one costs no handshake and no session.
+ */
+function capPerAddress(server: net.Server, limit: number, refused: (address: string, limit: number) => void): void {
+  const open = new Map<string, number>();
+  const handlers = server.listeners('connection') as ((socket: net.Socket) => void)[];
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: net.Socket) => {
+    const address = socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= limit) {
+      socket.destroy();
+      refused(address, limit);
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+    for (const handler of handlers) handler.call(server, socket);
+  });
 }
 
 /** The connections a listener has open, so that closing it ends each after its writes. */
