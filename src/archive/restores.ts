@@ -197,6 +197,18 @@ export class Restores {
     return row && row.status === 'running' && row.claimed_by === this.node ? (row as Row) : undefined;
   }
 
+  /** Marks the restore as alive at this node, if it is still this node's to run. */
+  private async renew(id: string): Promise<boolean> {
+    const renewed = await this.db
+      .updateTable('archive_restores')
+      .set({ heartbeat_at: Date.now() })
+      .where('id', '=', id)
+      .where('claimed_by', '=', this.node)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(renewed.numUpdatedRows) === 1;
+  }
+
   private async run(id: string): Promise<void> {
     try {
       for (;;) {
@@ -247,8 +259,10 @@ export class Restores {
     );
     const stored = lines.length === 0 ? new Set<string>() : await this.store.storedIds(row.account, window.fromMs, window.toMs, lines.map((line) => line.id));
     const missing = lines.filter((line) => !stored.has(line.id));
-    // A cancel that came while this step read is honoured before anything is loaded.
-    if (!(await this.mine(row.id))) return 'stop';
+    // A cancel or a takeover that came while this step read is honoured before anything is
+    // loaded; and renewing the heartbeat in the same UPDATE fences the load: no other node may
+    // take the restore over for the next RESTORE_STALE_MS, far longer than one step's insert.
+    if (!(await this.renew(row.id))) return 'stop';
     if (missing.length > 0) {
       const encoded = new EncodedRows();
       for (const line of missing) encoded.add(line);
