@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../../testing/harness.js';
 import { EXPORT_METHOD, ExportLogsServiceRequest, ExportLogsServiceResponse, RpcStatus } from './proto.js';
+import { decodeProtobuf, linesOfRequest } from './mapping.js';
 import { freePort } from '../../testing/free-port.js';
 
 /**
@@ -188,4 +189,15 @@ test('gRPC: a raw client gets OK, UNAUTHENTICATED, PERMISSION_DENIED and INVALID
 
   const lines = await stored('edge-grpc');
   assert.deepEqual(lines.map((line) => [line._line, line.level, line._app]), [['over grpc', 'NOTICE', 'edge']]);
+});
+
+test('protobuf: int64 values are numbers while exact, negative ones too, and text beyond; empty and false values are kept', () => {
+  const values = ['-1', '-4294967296', '4294967295', '9007199254740991', '-9007199254740991', '9007199254740993', '-9223372036854775808'];
+  const encoded = ExportLogsServiceRequest.encode(
+    ExportLogsServiceRequest.fromObject({
+      resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'x' }, attributes: [...values.map((value, index) => ({ key: `i${index}`, value: { intValue: value } })), { key: 'empty', value: { stringValue: '' } }, { key: 'no', value: { boolValue: false } }, { key: 'zero', value: { intValue: 0 } }] }] }] }],
+    }),
+  ).finish();
+  const [line] = linesOfRequest(decodeProtobuf(encoded));
+  assert.deepEqual(line.meta, { i0: -1, i1: -4294967296, i2: 4294967295, i3: 9007199254740991, i4: -9007199254740991, i5: '9007199254740993', i6: '-9223372036854775808', empty: '', no: false, zero: 0 });
 });

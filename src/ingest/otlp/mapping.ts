@@ -54,9 +54,9 @@ function integer(value: unknown, what: string): number | string {
     return Number.isSafeInteger(number) ? number : BigInt(value).toString();
   }
   if (isLong(value)) {
-    const text = value.toString();
-    const number = Number(text);
-    return Number.isSafeInteger(number) ? number : text;
+    // From its two halves while exact (every int64 a log carries, in practice); text beyond that.
+    const number = (value.unsigned ? value.high >>> 0 : value.high) * 4294967296 + (value.low >>> 0);
+    return Number.isSafeInteger(number) ? number : value.toString();
   }
   throw new OtlpInputError(`${what} is not an integer`);
 }
@@ -181,8 +181,8 @@ function copiedValue(value: unknown): unknown {
  * nest (an empty part, or a part already holding a value that is no object) stays as it is.
  */
 function putAttribute(meta: Obj, key: string, value: unknown): void {
-  const parts = key.split('.');
-  if (parts.length > 1 && parts.every((part) => part !== '')) {
+  const parts = key.includes('.') ? key.split('.') : undefined;
+  if (parts && parts.every((part) => part !== '')) {
     let at = meta;
     let nests = true;
     for (let index = 0; index < parts.length - 1; index++) {
