@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccessScope } from '../query/access-scope.js';
 import type { ConfigKysely } from '../repository/open.js';
+import type { ConfigTables } from '../repository/tables.js';
 import type { LinePosition, LogStore } from '../store/log-store.js';
 import { EncodedRows } from '../store/row-encoding.js';
 import type { RestoreStatus } from '../wire/types.js';
@@ -34,19 +35,9 @@ export interface RestoreOptions {
 /** What a cancel found: the restore as it now is, or that it had already finished, or nothing. */
 export type CancelOutcome = { cancelled: RestoreStatus } | { finished: RestoreStatus } | undefined;
 
-type Row = {
-  id: string;
-  account: string;
-  from_ms: number;
-  to_ms: number;
-  query: string;
-  keep_until: number;
-  status: RestoreStatus['status'];
-  scope_json: string | null;
-  claimed_by: string | null;
-  position_ts: number | null;
-  position_id: string | null;
-};
+/** What a step reads of a restore's row: the table's own columns (repository/tables.ts). */
+const ROW_COLUMNS = ['id', 'account', 'from_ms', 'to_ms', 'query', 'keep_until', 'status', 'scope_json', 'claimed_by', 'position_ts', 'position_id'] as const;
+type Row = Pick<ConfigTables['archive_restores'], (typeof ROW_COLUMNS)[number]>;
 
 const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 
@@ -191,10 +182,10 @@ export class Restores {
   private async mine(id: string): Promise<Row | undefined> {
     const row = await this.db
       .selectFrom('archive_restores')
-      .select(['id', 'account', 'from_ms', 'to_ms', 'query', 'keep_until', 'status', 'scope_json', 'claimed_by', 'position_ts', 'position_id'])
+      .select(ROW_COLUMNS)
       .where('id', '=', id)
       .executeTakeFirst();
-    return row && row.status === 'running' && row.claimed_by === this.node ? (row as Row) : undefined;
+    return row && row.status === 'running' && row.claimed_by === this.node ? row : undefined;
   }
 
   /** Marks the restore as alive at this node, if it is still this node's to run. */
