@@ -29,6 +29,11 @@ export interface BatchContext {
   receivedAt: number;
   /** Correction added to client timestamps (server clock minus client clock), 0 when negligible. */
   driftMs: number;
+  /**
+   * The meta object the request's previous line carried, as read. OTLP's records of one resource
+   * share one meta object when they have no attributes of their own: it is read once, not per line.
+   */
+  lastMeta?: { raw: object; read: MetaRead };
 }
 
 /** A normalised line whose meta has yet to pass the organisation's type rule. */
@@ -58,8 +63,23 @@ export function truncateUtf8(value: string, maxBytes: number): string {
   return bytes.subarray(0, end).toString('utf8');
 }
 
+interface MetaRead {
+  text: string;
+  object: Record<string, unknown> | null;
+  note?: 'too-large' | 'not-an-object';
+}
+
+/** readMeta, once for a meta object that consecutive lines share. */
+function readSharedMeta(raw: unknown, context: BatchContext): MetaRead {
+  if (raw === null || typeof raw !== 'object') return readMeta(raw);
+  if (context.lastMeta?.raw === raw) return context.lastMeta.read;
+  const read = readMeta(raw);
+  context.lastMeta = { raw, read };
+  return read;
+}
+
 /** `meta` may be an object or a JSON string of one (the Node and Python SDKs' default). */
-function readMeta(raw: unknown): { text: string; object: Record<string, unknown> | null; note?: 'too-large' | 'not-an-object' } {
+function readMeta(raw: unknown): MetaRead {
   if (raw === undefined || raw === null || raw === '') return { text: '', object: null };
   let value: unknown = raw;
   if (typeof raw === 'string') {
@@ -129,7 +149,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   const formatLevel = format?.logtype ? format.level : undefined;
   const level = lineLevel(jsonLevel || formatLevel || raw.level || format?.level, line);
   const host = format?.host || label(raw.host ?? raw.hostname, LIMITS.hostname) || context.source.hostname;
-  const meta = readMeta(raw.meta);
+  const meta = readSharedMeta(raw.meta, context);
 
   return {
     row: {

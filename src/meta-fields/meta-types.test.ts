@@ -160,3 +160,17 @@ test('format-parsed fields: the first type of a name wins across nodes; numbers 
     await setup.close();
   }
 });
+
+test('consecutive lines that share one meta object (OTLP records of a resource) get its verdict and count its new fields once', async () => {
+  const setup = await registries({ maxNewFieldsPerDay: 3 });
+  try {
+    const shared = { service: { name: 'api' }, host: { name: 'h' } };
+    const tooMany = { p: 1, q: 2 };
+    const clash = { service: { name: 7 } };
+    const verdicts = await setup.registry.admitAll('org', [shared, shared, { ...shared, x: 1 }, shared, tooMany, tooMany, clash, clash, null, shared]);
+    assert.deepEqual(verdicts, ['indexed', 'indexed', 'indexed', 'indexed', 'dailyCap', 'dailyCap', 'typeConflict', 'typeConflict', null, 'indexed']);
+    assert.equal((await setup.registry.day('org')).added, 3, 'service.name, host.name and x, each once');
+  } finally {
+    await setup.close();
+  }
+});

@@ -267,28 +267,36 @@ export function linesOfRequest(request: unknown): OtlpLine[] {
       else if (key === 'host.name') hostName = text(value);
       else if (key === 'hostname') hostname = text(value);
     }
-    // The resource's attributes as meta, nested once here; each of its records starts from a copy.
+    // The resource's attributes as meta, nested once here. A record with attributes of its own
+    // starts from a copy; the others share this object, which nothing after mapping changes, and
+    // the intake reads a meta object that consecutive lines share only once (normalise.ts).
     const resourceMeta: Obj = {};
     for (const [key, value] of resourceAttributes) putAttribute(resourceMeta, key, value);
+    const shared = resourceAttributes.length > 0 ? resourceMeta : undefined;
     for (const scopeLogs of list(rl, 'scopeLogs', 'scope_logs', 'scopeLogs')) {
       const sl = message(scopeLogs, 'a scopeLogs');
       if (!sl) continue;
       for (const logRecord of list(sl, 'logRecords', 'log_records', 'logRecords')) {
         const record = message(logRecord, 'a logRecord');
         if (!record) continue;
-        lines.push(lineOf(record, resourceMeta, app, hostName ?? hostname));
+        lines.push(lineOf(record, resourceMeta, shared, app, hostName ?? hostname));
       }
     }
   }
   return lines;
 }
 
-function lineOf(record: Obj, resourceMeta: Obj, app: string | undefined, resourceHost: string | undefined): OtlpLine {
-  const meta = copyOf(resourceMeta);
+/** A record's line; `sharedMeta` is the resource's meta when it has any, for a record without attributes. */
+function lineOf(record: Obj, resourceMeta: Obj, sharedMeta: Obj | undefined, app: string | undefined, resourceHost: string | undefined): OtlpLine {
+  const attributes = keyValues(list(record, 'attributes', 'attributes', 'attributes'), 0);
+  let meta = sharedMeta;
   let recordHost: string | undefined;
-  for (const [key, value] of keyValues(list(record, 'attributes', 'attributes', 'attributes'), 0)) {
-    putAttribute(meta, key, value);
-    if (key === 'hostname') recordHost = text(value);
+  if (attributes.length > 0) {
+    meta = copyOf(resourceMeta);
+    for (const [key, value] of attributes) {
+      putAttribute(meta, key, value);
+      if (key === 'hostname') recordHost = text(value);
+    }
   }
   const body = anyValue(field(record, 'body', 'body'), 0);
   const eventName = field(record, 'eventName', 'event_name');
@@ -306,7 +314,7 @@ function lineOf(record: Obj, resourceMeta: Obj, app: string | undefined, resourc
   if (app) out.app = app;
   if (level) out.level = level;
   if (timestamp !== undefined) out.timestamp = timestamp;
-  if (Object.keys(meta).length > 0) out.meta = meta;
+  if (meta) out.meta = meta;
   if (traceId || spanId) out[PROTOCOL_FIELDS] = ids;
   return out;
 }
