@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../../testing/harness.js';
 import { EXPORT_METHOD, ExportLogsServiceRequest, ExportLogsServiceResponse, RpcStatus } from './proto.js';
-import { decodeProtobuf, linesOfRequest } from './mapping.js';
+import { linesOfProtobuf } from './protobuf-lines.js';
 import { freePort } from '../../testing/free-port.js';
 
 /**
@@ -198,6 +198,6 @@ test('protobuf: int64 values are numbers while exact, negative ones too, and tex
       resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'x' }, attributes: [...values.map((value, index) => ({ key: `i${index}`, value: { intValue: value } })), { key: 'empty', value: { stringValue: '' } }, { key: 'no', value: { boolValue: false } }, { key: 'zero', value: { intValue: 0 } }] }] }] }],
     }),
   ).finish();
-  const [line] = linesOfRequest(decodeProtobuf(encoded));
+  const [line] = linesOfProtobuf(encoded);
   assert.deepEqual(line.meta, { i0: -1, i1: -4294967296, i2: 4294967295, i3: 9007199254740991, i4: -9007199254740991, i5: '9007199254740993', i6: '-9223372036854775808', empty: '', no: false, zero: 0 });
 });

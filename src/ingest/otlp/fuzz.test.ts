@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { type TestServer, startTestServer } from '../../testing/harness.js';
 import { ExportLogsServiceRequest } from './proto.js';
-import { OtlpInputError, decodeProtobuf, linesOfRequest, parseJson } from './mapping.js';
+import { OtlpInputError, linesOfRequest, parseJson } from './mapping.js';
+import { linesOfProtobuf } from './protobuf-lines.js';
 
 /**
  * The OTLP decoders with hostile input, seeded (LOGSTEAD_FUZZ_SEED replays a failure): the
@@ -91,7 +92,7 @@ test('the protobuf decoder maps or throws OtlpInputError for any bytes, and for 
   fc.assert(
     fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)), mutated), (bytes) => {
       try {
-        linesOfRequest(decodeProtobuf(bytes));
+        linesOfProtobuf(bytes);
       } catch (error) {
         if (!(error instanceof OtlpInputError)) throw error;
       }
@@ -99,6 +100,73 @@ test('the protobuf decoder maps or throws OtlpInputError for any bytes, and for 
     { seed: SEED, numRuns: 3000 },
   );
   assert.throws(() => parseJson(Buffer.from('{')), OtlpInputError);
+});
+
+/** AnyValues as a protobuf sender writes them: one member each, of its own type, nested a little. */
+const typedValue: fc.Arbitrary<object> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.record({ stringValue: fc.string() }),
+    fc.record({ intValue: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String) }),
+    fc.record({ doubleValue: fc.double() }),
+    fc.record({ boolValue: fc.boolean() }),
+    fc.record({ bytesValue: fc.uint8Array({ maxLength: 8 }) }),
+    fc.record({ arrayValue: fc.record({ values: fc.array(tie('value'), { maxLength: 3 }) }) }),
+    fc.record({ kvlistValue: fc.record({ values: fc.array(fc.record({ key: fc.string(), value: tie('value') }), { maxLength: 3 }) }) }),
+    fc.constant({}),
+  ),
+})).value;
+const typedAttributes = fc.array(fc.record({ key: fc.oneof(fc.string(), fc.constantFrom('service.name', 'host.name', 'hostname', 'a.b', 'a', '__proto__')), value: typedValue }, { requiredKeys: ['key'] }), { maxLength: 4 });
+const typedRequest = fc.record({
+  resourceLogs: fc.array(
+    fc.record(
+      {
+        resource: fc.record({ attributes: typedAttributes }),
+        scopeLogs: fc.array(
+          fc.record({
+            logRecords: fc.array(
+              fc.record(
+                {
+                  timeUnixNano: fc.bigInt({ min: 0n, max: 2n ** 62n }).map(String),
+                  observedTimeUnixNano: fc.bigInt({ min: 0n, max: 2n ** 62n }).map(String),
+                  severityNumber: fc.integer({ min: -3, max: 30 }),
+                  severityText: fc.oneof(fc.string(), fc.constantFrom('WARN', ' error ', '')),
+                  body: typedValue,
+                  attributes: typedAttributes,
+                  traceId: fc.oneof(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.constant(new Uint8Array(16)), fc.uint8Array({ maxLength: 17 })),
+                  spanId: fc.oneof(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.uint8Array({ maxLength: 9 })),
+                  eventName: fc.string(),
+                },
+                { requiredKeys: [] },
+              ),
+              { maxLength: 3 },
+            ),
+          }),
+          { maxLength: 2 },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+    { maxLength: 3 },
+  ),
+});
+
+test('the protobuf reader gives the same lines as protobufjs decoding and the JSON mapping, or refuses where they do', () => {
+  fc.assert(
+    fc.property(typedRequest, (value) => {
+      const bytes = ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(value)).finish();
+      const outcome = (map: () => unknown) => {
+        try {
+          return { lines: map() };
+        } catch (error) {
+          if (!(error instanceof OtlpInputError)) throw error;
+          return { refused: true };
+        }
+      };
+      assert.deepEqual(outcome(() => linesOfProtobuf(bytes)), outcome(() => linesOfRequest(ExportLogsServiceRequest.decode(bytes))));
+    }),
+    { seed: SEED, numRuns: 1000 },
+  );
 });
 
 test('over HTTP, hostile bodies never get a 5xx and the server stays up', async () => {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LIMITS } from '../../wire/limits.js';
 import { encodeResponse, grpcCode, otlpApiError } from './answers.js';
 import { type OtlpDeps, authenticate, ingestOtlp, keysOf } from './intake.js';
-import { decodeProtobuf } from './mapping.js';
+import { linesOfProtobuf } from './protobuf-lines.js';
 import { EXPORT_METHOD } from './proto.js';
 
 /**
@@ -58,7 +58,7 @@ export async function startOtlpGrpc(deps: OtlpDeps & { log: FastifyBaseLogger; h
           const warning = await ingestOtlp(deps, {
             protocol: 'otlp-grpc',
             account,
-            decoded: () => decodeProtobuf(call.request),
+            lines: () => linesOfProtobuf(call.request),
             receivedAt,
             sentBytes: call.request.length,
             log,

@@ -5,7 +5,8 @@ import { LIMITS } from '../../wire/limits.js';
 import { inflateRequestBodies, plainBodyBytes, trackArrivals } from '../http-body.js';
 import { type OtlpEncoding, otlpApiError, statusBody, successBody } from './answers.js';
 import { type OtlpDeps, authenticate, ingestOtlp, keysOf } from './intake.js';
-import { decodeProtobuf, parseJson } from './mapping.js';
+import { linesOfRequest, parseJson } from './mapping.js';
+import { linesOfProtobuf } from './protobuf-lines.js';
 
 /** OTLP/HTTP's logs path, on the main port (the collector's `otlphttp` exporter appends it to its endpoint). */
 export const OTLP_LOGS_PATH = '/v1/logs';
@@ -49,7 +50,7 @@ export async function otlpHttpRoutes(app: FastifyInstance, deps: OtlpDeps): Prom
     const warning = await ingestOtlp(deps, {
       protocol: 'otlp-http',
       account,
-      decoded: () => (encoding === 'protobuf' ? decodeProtobuf(body) : parseJson(body)),
+      lines: () => (encoding === 'protobuf' ? linesOfProtobuf(body) : linesOfRequest(parseJson(body))),
       receivedAt: arrivals.arrivedAt(request),
       sentBytes: plainBodyBytes(request),
       log: request.log,

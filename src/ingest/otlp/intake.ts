@@ -4,7 +4,7 @@ import { presentedKeys } from '../../http/credentials.js';
 import { errors, ingestWarnings } from '../../http/errors.js';
 import type { IngestAdmission } from '../admission.js';
 import type { Intake, IngestProtocol } from '../intake.js';
-import { linesOfRequest } from './mapping.js';
+import type { OtlpLine } from './mapping.js';
 
 export interface OtlpDeps {
   accounts: Accounts;
@@ -33,14 +33,14 @@ export async function authenticate(accounts: Accounts, keys: string[]): Promise<
 }
 
 /**
- * One OTLP request through the intake: mapped (all or nothing: a record that is not OTLP refuses
+ * One OTLP request through the intake: mapped by `lines` (all or nothing: a record that is not OTLP refuses
  * the request), prepared and durably written. Returns the warning a partial_success carries, if any.
  */
 export async function ingestOtlp(
   deps: OtlpDeps,
-  request: { protocol: IngestProtocol; account: string; decoded: () => unknown; receivedAt: number; sentBytes: number | undefined; log: FastifyBaseLogger; queued?: () => void },
+  request: { protocol: IngestProtocol; account: string; lines: () => OtlpLine[]; receivedAt: number; sentBytes: number | undefined; log: FastifyBaseLogger; queued?: () => void },
 ): Promise<string | undefined> {
-  const prepare = () => deps.intake.prepare({ protocol: request.protocol, account: request.account, source: SOURCE, rawLines: linesOfRequest(request.decoded()), receivedAt: request.receivedAt, sentBytes: request.sentBytes });
+  const prepare = () => deps.intake.prepare({ protocol: request.protocol, account: request.account, source: SOURCE, rawLines: request.lines(), receivedAt: request.receivedAt, sentBytes: request.sentBytes });
   const prepared = await prepare();
   await deps.intake.write(prepared, request.log, request.queued);
   return prepared.overDailyCap ? ingestWarnings.metaFieldCap(prepared.overDailyCap.lines, prepared.overDailyCap.limit) : undefined;

@@ -1,11 +1,10 @@
 import { PROTOCOL_FIELDS } from '../normalise.js';
-import { ExportLogsServiceRequest } from './proto.js';
 
 /** A request that is not OTLP as sent: nothing of it is stored, and the sender gets 400 / INVALID_ARGUMENT. */
 export class OtlpInputError extends Error {}
 
 /** Deeper AnyValue nesting than anyone logs; refused rather than walked (and beyond what meta keeps, 64). */
-const MAX_DEPTH = 100;
+export const MAX_DEPTH = 100;
 
 type Obj = Record<string, unknown>;
 
@@ -43,7 +42,7 @@ interface LongLike {
 const isLong = (value: unknown): value is LongLike => isObj(value) && typeof value.low === 'number' && typeof value.high === 'number';
 
 /** An int64 as JSON keeps it: a number while exact, else its decimal text. */
-function integer(value: unknown, what: string): number | string {
+export function integer(value: unknown, what: string): number | string {
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) throw new OtlpInputError(`${what} is not an integer`);
     return value;
@@ -69,13 +68,17 @@ function nanosToMs(value: unknown, what: string): number | undefined {
   else if (typeof value === 'number' && Number.isFinite(value) && value >= 0) nanos = value;
   else if (typeof value === 'string' && /^\d{1,20}$/.test(value)) nanos = Number(value);
   else throw new OtlpInputError(`${what} is not a time in nanoseconds`);
-  // To the nearest ms: senders that start from a ms clock (the JS SDK) carry float error, 5 ms
-  // arriving as 4.999999 ms, and truncating would move their lines back by one.
-  return nanos > 0 ? Math.round(nanos / 1e6) : undefined;
+  return msOfNanos(nanos);
 }
 
+/**
+ * Nanoseconds as ms to the nearest (undefined for 0): senders that start from a ms clock (the JS
+ * SDK) carry float error, 5 ms arriving as 4.999999 ms, and truncating would move their lines back by one.
+ */
+export const msOfNanos = (nanos: number): number | undefined => (nanos > 0 ? Math.round(nanos / 1e6) : undefined);
+
 /** A protobuf double, or JSON's number or its "NaN", "Infinity" and "-Infinity" texts (which JSON meta keeps as text). */
-function double(value: unknown, what: string): number | string {
+export function double(value: unknown, what: string): number | string {
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'string') {
     if (value === 'NaN' || value === 'Infinity' || value === '-Infinity') return value;
@@ -86,7 +89,7 @@ function double(value: unknown, what: string): number | string {
 }
 
 /** bytes: a Uint8Array from protobuf, base64 text in JSON; kept as base64 text. */
-function base64(value: unknown, what: string): string {
+export function base64(value: unknown, what: string): string {
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (typeof value === 'string') return value;
   throw new OtlpInputError(`${what} is not bytes`);
@@ -96,7 +99,7 @@ function base64(value: unknown, what: string): string {
  * A trace or span id as lower-case hex: bytes from protobuf, hex text in OTLP/JSON. All zeros, or
  * none, is no id. A JSON id that is not hex of the right length is refused, as the collector does.
  */
-function hexId(value: unknown, bytes: number, what: string): string | undefined {
+export function hexId(value: unknown, bytes: number, what: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   let hex: string;
   if (value instanceof Uint8Array) {
@@ -155,7 +158,7 @@ function keyValues(entries: unknown[], depth: number): Array<[string, unknown]> 
  * A property of its own even for "__proto__", which plain assignment would take as the prototype.
  * Only that name needs defineProperty: it costs several times an assignment on every attribute.
  */
-function setOwn(object: Obj, key: string, value: unknown): void {
+export function setOwn(object: Obj, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
@@ -208,7 +211,7 @@ function putAttribute(meta: Obj, key: string, value: unknown): void {
 }
 
 /** SeverityNumber ranges to Logstead's level names (the OpenTelemetry log data model's short names). */
-function severityLevel(number: number): string | undefined {
+export function severityLevel(number: number): string | undefined {
   if (number >= 1 && number <= 4) return 'TRACE';
   if (number >= 5 && number <= 8) return 'DEBUG';
   if (number >= 9 && number <= 12) return 'INFO';
@@ -245,10 +248,84 @@ export interface OtlpLine {
   [PROTOCOL_FIELDS]?: Record<string, string>;
 }
 
+/** A log record as OTLP gives it, read from JSON (recordParts) or protobuf (protobuf-lines.ts). */
+export interface RecordParts {
+  attributes: Array<[string, unknown]>;
+  /** The body as JSON keeps it; null when it has none. */
+  body: unknown;
+  eventName: string | undefined;
+  /** The level from severity_text, else from severity_number; undefined when neither names one. */
+  level: string | undefined;
+  /** time_unix_nano, else observed_time_unix_nano, in ms; undefined when neither is set. */
+  timestamp: number | undefined;
+  traceId: string | undefined;
+  spanId: string | undefined;
+}
+
+/** severity_text (trimmed) when it says something, else severity_number's range; `number` is asked only then. */
+export function levelOf(severityText: string | undefined, number: () => number): string | undefined {
+  const trimmed = severityText?.trim();
+  return trimmed ? trimmed : severityLevel(number());
+}
+
 /**
- * The lines of an ExportLogsServiceRequest, decoded by protobufjs or parsed from OTLP/JSON (both
- * camelCase; snake_case accepted too). Anything that is not OTLP throws OtlpInputError, so that
- * nothing of the request is stored.
+ * The lines of one resource's records: the resource's `service.name` to app, `host.name` (else
+ * `hostname`) to host, its attributes to every line's meta.
+ */
+export class ResourceLines {
+  private readonly app: string | undefined;
+  private readonly host: string | undefined;
+  private readonly meta: Obj = {};
+  /** The resource's meta when it has any: the lines of records without attributes share it. */
+  private readonly shared: Obj | undefined;
+
+  constructor(attributes: Array<[string, unknown]>) {
+    let hostName: string | undefined;
+    let hostname: string | undefined;
+    for (const [key, value] of attributes) {
+      if (key === 'service.name') this.app = text(value);
+      else if (key === 'host.name') hostName = text(value);
+      else if (key === 'hostname') hostname = text(value);
+    }
+    this.host = hostName ?? hostname;
+    // Nested once here. A record with attributes of its own starts from a copy; the others share
+    // this object, which nothing after mapping changes, and the intake reads a meta object that
+    // consecutive lines share only once (normalise.ts).
+    for (const [key, value] of attributes) putAttribute(this.meta, key, value);
+    this.shared = attributes.length > 0 ? this.meta : undefined;
+  }
+
+  line(record: RecordParts): OtlpLine {
+    let meta = this.shared;
+    let recordHost: string | undefined;
+    if (record.attributes.length > 0) {
+      meta = copyOf(this.meta);
+      for (const [key, value] of record.attributes) {
+        putAttribute(meta, key, value);
+        if (key === 'hostname') recordHost = text(value);
+      }
+    }
+    const { body } = record;
+    const line = body === null ? (record.eventName ?? '') : typeof body === 'object' ? body : String(body);
+    const out: OtlpLine = { line, host: this.host ?? recordHost ?? 'unknown' };
+    if (this.app) out.app = this.app;
+    if (record.level) out.level = record.level;
+    if (record.timestamp !== undefined) out.timestamp = record.timestamp;
+    if (meta) out.meta = meta;
+    if (record.traceId || record.spanId) {
+      const ids: Record<string, string> = {};
+      if (record.traceId) ids.trace_id = record.traceId;
+      if (record.spanId) ids.span_id = record.spanId;
+      out[PROTOCOL_FIELDS] = ids;
+    }
+    return out;
+  }
+}
+
+/**
+ * The lines of an ExportLogsServiceRequest parsed from OTLP/JSON (camelCase; snake_case accepted
+ * too), or decoded by protobufjs into the same shape. Anything that is not OTLP throws
+ * OtlpInputError, so that nothing of the request is stored.
  */
 export function linesOfRequest(request: unknown): OtlpLine[] {
   const root = message(request, 'the request');
@@ -258,74 +335,31 @@ export function linesOfRequest(request: unknown): OtlpLine[] {
     const rl = message(resourceLogs, 'a resourceLogs');
     if (!rl) continue;
     const resource = message(rl.resource, 'resource');
-    const resourceAttributes = keyValues(resource ? list(resource, 'attributes', 'attributes', 'resource.attributes') : [], 0);
-    let app: string | undefined;
-    let hostName: string | undefined;
-    let hostname: string | undefined;
-    for (const [key, value] of resourceAttributes) {
-      if (key === 'service.name') app = text(value);
-      else if (key === 'host.name') hostName = text(value);
-      else if (key === 'hostname') hostname = text(value);
-    }
-    // The resource's attributes as meta, nested once here. A record with attributes of its own
-    // starts from a copy; the others share this object, which nothing after mapping changes, and
-    // the intake reads a meta object that consecutive lines share only once (normalise.ts).
-    const resourceMeta: Obj = {};
-    for (const [key, value] of resourceAttributes) putAttribute(resourceMeta, key, value);
-    const shared = resourceAttributes.length > 0 ? resourceMeta : undefined;
+    const resourceLines = new ResourceLines(keyValues(resource ? list(resource, 'attributes', 'attributes', 'resource.attributes') : [], 0));
     for (const scopeLogs of list(rl, 'scopeLogs', 'scope_logs', 'scopeLogs')) {
       const sl = message(scopeLogs, 'a scopeLogs');
       if (!sl) continue;
       for (const logRecord of list(sl, 'logRecords', 'log_records', 'logRecords')) {
         const record = message(logRecord, 'a logRecord');
         if (!record) continue;
-        lines.push(lineOf(record, resourceMeta, shared, app, hostName ?? hostname));
+        lines.push(resourceLines.line(recordParts(record)));
       }
     }
   }
   return lines;
 }
 
-/** A record's line; `sharedMeta` is the resource's meta when it has any, for a record without attributes. */
-function lineOf(record: Obj, resourceMeta: Obj, sharedMeta: Obj | undefined, app: string | undefined, resourceHost: string | undefined): OtlpLine {
+function recordParts(record: Obj): RecordParts {
   const attributes = keyValues(list(record, 'attributes', 'attributes', 'attributes'), 0);
-  let meta = sharedMeta;
-  let recordHost: string | undefined;
-  if (attributes.length > 0) {
-    meta = copyOf(resourceMeta);
-    for (const [key, value] of attributes) {
-      putAttribute(meta, key, value);
-      if (key === 'hostname') recordHost = text(value);
-    }
-  }
   const body = anyValue(field(record, 'body', 'body'), 0);
   const eventName = field(record, 'eventName', 'event_name');
-  const line = body === null ? (typeof eventName === 'string' ? eventName : '') : typeof body === 'object' ? body : String(body);
   const severityText = field(record, 'severityText', 'severity_text');
   if (severityText !== undefined && severityText !== null && typeof severityText !== 'string') throw new OtlpInputError('severityText is not a string');
-  const level = severityText?.trim() ? severityText.trim() : severityLevel(severityNumber(field(record, 'severityNumber', 'severity_number')));
+  const level = levelOf(severityText ?? undefined, () => severityNumber(field(record, 'severityNumber', 'severity_number')));
   const timestamp = nanosToMs(field(record, 'timeUnixNano', 'time_unix_nano'), 'timeUnixNano') ?? nanosToMs(field(record, 'observedTimeUnixNano', 'observed_time_unix_nano'), 'observedTimeUnixNano');
-  const ids: Record<string, string> = {};
   const traceId = hexId(field(record, 'traceId', 'trace_id'), 16, 'traceId');
   const spanId = hexId(field(record, 'spanId', 'span_id'), 8, 'spanId');
-  if (traceId) ids.trace_id = traceId;
-  if (spanId) ids.span_id = spanId;
-  const out: OtlpLine = { line, host: resourceHost ?? recordHost ?? 'unknown' };
-  if (app) out.app = app;
-  if (level) out.level = level;
-  if (timestamp !== undefined) out.timestamp = timestamp;
-  if (meta) out.meta = meta;
-  if (traceId || spanId) out[PROTOCOL_FIELDS] = ids;
-  return out;
-}
-
-/** Decodes an OTLP/protobuf request; a body that does not decode throws OtlpInputError. */
-export function decodeProtobuf(body: Uint8Array): unknown {
-  try {
-    return ExportLogsServiceRequest.decode(body);
-  } catch (error) {
-    throw new OtlpInputError(`the body is not an OTLP protobuf ExportLogsServiceRequest: ${(error as Error).message}`);
-  }
+  return { attributes, body, eventName: typeof eventName === 'string' ? eventName : undefined, level, timestamp, traceId, spanId };
 }
 
 /** Parses an OTLP/JSON request; a body that is not JSON throws OtlpInputError. */
