@@ -5,7 +5,7 @@
  * a fresh server per run, and the protocols take turns within every run, so the machine's noise
  * falls on all of them alike. Lines are counted as the server counts them stored
  * (logstead_ingest_lines_total, by protocol) over the measuring window, since plain syslog
- * acknowledges nothing; CPU is the server process's. Prints lines/s, CPU per line and each
+ * acknowledges nothing; CPU is the server process's. Each run starts from the next protocol in turn. Prints lines/s, CPU per line and each
  * protocol's ratio to /logs/ingest in the same run (medians). Usage:
  *   node dist/bench/protocols/run.js [--quick] [--runs N] [--seconds S] [--connections C] [--server-dir DIR]
  */
@@ -254,7 +254,10 @@ async function main() {
   const ratios = new Map<Protocol, number[]>(PROTOCOLS.map((protocol) => [protocol, []]));
   for (let run = 1; run <= runs; run++) {
     const thisRun = new Map<Protocol, Measured>();
-    for (const protocol of PROTOCOLS) {
+    // Each run starts from another protocol: a place in the order (first after a quiet spell,
+    // right after the reference's server went down) then falls on each protocol alike.
+    const order = PROTOCOLS.map((_, index) => PROTOCOLS[(index + run - 1) % PROTOCOLS.length]);
+    for (const protocol of order) {
       const measured = await measure(protocol, all);
       thisRun.set(protocol, measured);
       results.get(protocol)!.push(measured);
