@@ -17,11 +17,11 @@ export const GRPC = {
 
 /**
  * Anything thrown while taking an OTLP request, as the catalogue's answer (its HTTP status,
- * message and Retry-After): OTLP input errors are the catalogue's 400.
+ * message and Retry-After): OTLP input errors are the catalogue's 400 saying what was wrong.
  */
 export function otlpApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof OtlpInputError) return errors.badRequest();
+  if (error instanceof OtlpInputError) return errors.otlpNotOtlp(error.message);
   const domain = apiErrorForDomain(error);
   if (domain) return domain;
   const fastifyError = error as Partial<FastifyError>;

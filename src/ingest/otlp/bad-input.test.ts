@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import zlib from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
 import { type TestServer, basic, jsonLines, request, startTestServer } from '../../testing/harness.js';
 import { EXPORT_METHOD, ExportLogsServiceRequest, ExportLogsServiceResponse, RpcStatus } from './proto.js';
 import { linesOfProtobuf } from './protobuf-lines.js';
@@ -112,20 +113,36 @@ test('a wrong, missing or service key: 401/403 with a Status in the request enco
 test('bad protobuf, bad JSON, a bad record among good ones: 400 and nothing of the request stored', async () => {
   const key = { apikey: server.org.ingestionKey };
   const good = { body: { stringValue: 'good' } };
-  const cases: Array<[string, Record<string, string>, Buffer | string]> = [
-    ['truncated protobuf', PROTO_TYPE, protobufOf(body('edge-bad', [good, good])).subarray(0, 20)],
-    ['random bytes', PROTO_TYPE, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3])],
-    ['not JSON', JSON_TYPE, '{"resourceLogs": ['],
-    ['resourceLogs not an array', JSON_TYPE, '{"resourceLogs": 5}'],
-    ['a bad trace id after a good record', JSON_TYPE, JSON.stringify(body('edge-bad', [good, { body: { stringValue: 'x' }, traceId: 'zz' }]))],
-    ['a bad time', JSON_TYPE, JSON.stringify(body('edge-bad', [good, { body: { stringValue: 'x' }, timeUnixNano: 'yesterday' }]))],
-    ['a body nested too deep', JSON_TYPE, JSON.stringify(body('edge-bad', [good, { body: JSON.parse('{"kvlistValue":{"values":[{"key":"a","value":'.repeat(80) + '{"stringValue":"x"}' + '}]}}'.repeat(80)) }]))],
+  const deepJson = JSON.stringify(body('edge-bad', [good, { body: JSON.parse('{"kvlistValue":{"values":[{"key":"a","value":'.repeat(120) + '{"stringValue":"x"}' + '}]}}'.repeat(120)) }]));
+  // The same nesting in protobuf, written by hand: protobufjs's own encoder refuses such depth.
+  const field = (number: number, bytes: Buffer) => Buffer.concat([Buffer.from(protobuf.Writer.create().uint32((number << 3) | 2).uint32(bytes.length).finish()), bytes]);
+  let value = field(1, Buffer.from('x'));
+  for (let level = 0; level < 120; level++) value = field(6, field(1, Buffer.concat([field(1, Buffer.from('a')), field(2, value)])));
+  const deepProtobuf = field(1, field(2, field(2, field(5, value))));
+  // A trace id of 5 bytes, which protobuf itself does not refuse.
+  const shortTraceId = Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(body('edge-bad', [good, { body: { stringValue: 'x' }, traceId: Buffer.alloc(5, 1) }]))).finish());
+  // A record whose length says more than its resourceLogs holds: the field runs past its message.
+  const overrun = protobufOf(body('edge-bad', [good]));
+  overrun[overrun.indexOf(0x12, overrun.indexOf(0x12) + 1) + 1] += 3;
+  const cases: Array<[string, Record<string, string>, Buffer | string, RegExp]> = [
+    ['truncated protobuf', PROTO_TYPE, protobufOf(body('edge-bad', [good, good])).subarray(0, 20), /not an OTLP protobuf|past the end/],
+    ['random bytes', PROTO_TYPE, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3]), /past the end|not an OTLP protobuf/],
+    ['a field past its message', PROTO_TYPE, overrun, /past the end/],
+    ['a trace id of 5 bytes', PROTO_TYPE, shortTraceId, /traceId is not 16 bytes/],
+    ['protobuf nested too deep', PROTO_TYPE, deepProtobuf, /nested deeper than 100 levels/],
+    ['not JSON', JSON_TYPE, '{"resourceLogs": [', /not JSON/],
+    ['resourceLogs not an array', JSON_TYPE, '{"resourceLogs": 5}', /resourceLogs is not an array/],
+    ['a bad trace id after a good record', JSON_TYPE, JSON.stringify(body('edge-bad', [good, { body: { stringValue: 'x' }, traceId: 'zz' }])), /traceId is not 32 hex digits/],
+    ['a bad time', JSON_TYPE, JSON.stringify(body('edge-bad', [good, { body: { stringValue: 'x' }, timeUnixNano: 'yesterday' }])), /timeUnixNano is not a time/],
+    ['a body nested too deep', JSON_TYPE, deepJson, /nested deeper than 100 levels/],
   ];
-  for (const [name, headers, payload] of cases) {
+  for (const [name, headers, payload, reason] of cases) {
     const reply = await post({ ...headers, ...key }, payload);
     assert.equal(reply.status, 400, `${name}: ${reply.bytes}`);
-    if (headers === PROTO_TYPE) assert.equal((RpcStatus.decode(reply.bytes) as unknown as { code: number }).code, 3, name);
-    else assert.equal(JSON.parse(reply.bytes.toString()).code, 3, name);
+    const status = (headers === PROTO_TYPE ? RpcStatus.toObject(RpcStatus.decode(reply.bytes)) : JSON.parse(reply.bytes.toString())) as { code: number; message: string };
+    assert.equal(status.code, 3, name);
+    assert.match(status.message, /^Not an OTLP logs request: /, name);
+    assert.match(status.message, reason, name);
   }
   assert.deepEqual(await stored('edge-bad'), []);
 });
