@@ -14,6 +14,10 @@ import protobuf from 'protobufjs';
  * of decoding a request (bench/protocols' lines: 2.4 µs a line with the oneof, 0.9 without). A
  * value that carries two members, which no sender writes, is read by the first that mapping.ts
  * tries rather than the last on the wire.
+ *
+ * The server reads requests with protobuf-lines.ts, which follows these field numbers and wire
+ * types without building these messages; these types encode its answers, and the tests and
+ * benchmarks encode requests with them (and decode them, as the reader's reference).
  */
 const SCHEMA = `
 syntax = "proto3";
