@@ -7,7 +7,7 @@ import { internalLiteral } from '../lib/private-address.js';
 import { ARCHIVE_INTEGRATIONS, type ArchiveConfigInput, type ArchiveConfigs } from './archive-config.js';
 import type { ArchiveFiles } from './archive-files.js';
 import type { Restores } from './restores.js';
-import { parseTimeRange } from '../http/filter-params.js';
+import { listParam, parseTimeRange } from '../http/filter-params.js';
 import { compileQuery } from '../query/compile.js';
 import { ArchiveBucket, storeError } from './bucket.js';
 
@@ -37,7 +37,13 @@ const restoreSchema = Joi.object({
   to: time,
   query: Joi.string().allow('').max(10_000).default(''),
   days: Joi.number().integer().min(1).max(90).default(7),
+  // The viewer's menus, as export's parameters: a list, or one comma-separated text.
+  ...Object.fromEntries(['hosts', 'apps', 'levels', 'tags'].map((name) => [name, Joi.alternatives(Joi.array().items(Joi.string().min(1).max(1024)).max(1000), Joi.string().allow('').max(100_000))])),
 });
+
+/** A menu as export reads its parameter (split at commas, each value within what a line can hold). */
+const menu = (name: 'hosts' | 'apps' | 'levels' | 'tags', value: string[] | string | undefined): string[] | undefined =>
+  listParam({ [name]: Array.isArray(value) ? value.join(',') : value }, name);
 
 const statusSchema = Joi.object({ limit: Joi.number().integer().min(1).max(10_000).default(500) });
 
@@ -127,11 +133,13 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
 
   app.post('/v1/archive/restore', { config: { permission: 'admin', audit: 'archive-restore' } }, async (request, reply) => {
     const { account, scope } = await auth.principal(request);
-    const body = validate<{ from: number | string; to: number | string; query: string; days: number }>(restoreSchema, request.body);
+    type Menu = string[] | string | undefined;
+    const body = validate<{ from: number | string; to: number | string; query: string; days: number; hosts: Menu; apps: Menu; levels: Menu; tags: Menu }>(restoreSchema, request.body);
     const { fromMs, toMs } = parseTimeRange({ from: String(body.from), to: String(body.to) });
     compileQuery(body.query, scope); // a query that does not parse is refused now, as export refuses it
     if (!(await configs.view(account))) throw errors.archiveNotConfigured();
-    const started = await deps.restores.begin(account, { fromMs, toMs, query: body.query, days: body.days, scope });
+    const filters = { hosts: menu('hosts', body.hosts), apps: menu('apps', body.apps), levels: menu('levels', body.levels), tags: menu('tags', body.tags) };
+    const started = await deps.restores.begin(account, { fromMs, toMs, query: body.query, filters, days: body.days, scope });
     return reply.code(202).send(started);
   });
 

@@ -39,7 +39,7 @@ const call = (method: string, path: string, serviceKey: string, body?: unknown) 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-async function ingest(key: string, lines: Array<{ line: string; timestamp: number }>) {
+async function ingest(key: string, lines: Array<{ line: string; timestamp: number; app?: string }>) {
   const reply = await request(`${server.url}/logs/ingest?hostname=archive-host`, {
     method: 'POST',
     headers: { apikey: key, 'content-type': 'application/json' },
@@ -210,9 +210,9 @@ test('a restore loads matching archived lines back past retention, marked and ke
   assert.equal((await call('POST', '/v1/config/archiving', key, s3Config())).status, 200);
   const threeDaysAgo = Date.now() - 3 * 86_400_000;
   await ingest(org.ingestionKey, [
-    { line: 'restoreword keep one', timestamp: threeDaysAgo },
-    { line: 'restoreword keep two', timestamp: threeDaysAgo + 1 },
-    { line: 'restoreword other', timestamp: threeDaysAgo + 2 },
+    { line: 'restoreword keep one', app: 'front', timestamp: threeDaysAgo },
+    { line: 'restoreword keep two', app: 'back', timestamp: threeDaysAgo + 1 },
+    { line: 'restoreword other', app: 'front', timestamp: threeDaysAgo + 2 },
   ]);
   await settled(key, 3);
   const archivedKeep = await exported(key, 'restoreword keep', '&source=archive');
@@ -244,6 +244,21 @@ test('a restore loads matching archived lines back past retention, marked and ke
     return status.status === 'running' ? undefined : status;
   }, 30_000, 'the second restore finished');
   assert.equal(second.linesRestored, 0, 'lines still stored are not loaded again');
+  // The viewer's menus go with the query: apps as a list or as export's comma-separated text.
+  for (const apps of [['front'], 'front', ' front,nowhere ']) {
+    const menus = await call('POST', '/v1/archive/restore', key, { ...body, apps });
+    assert.equal(menus.status, 202, menus.text);
+    const finished = await eventually(async () => {
+      const status = (await call('GET', `/v1/archive/restore/${menus.json.id}`, key)).json;
+      return status.status === 'running' ? undefined : status;
+    }, 30_000, 'the restore with menus finished');
+    assert.equal(finished.linesFound, 1, `only the front app's line matches: ${JSON.stringify(finished)}`);
+    assert.deepEqual(finished.apps, typeof apps === 'string' && apps.includes('nowhere') ? ['front', 'nowhere'] : ['front']);
+    assert.deepEqual([finished.hosts, finished.levels, finished.tags], [[], [], []]);
+  }
+  const tooLong = await call('POST', '/v1/archive/restore', key, { ...body, hosts: ['h'.repeat(300)] });
+  assert.equal(tooLong.status, 400, tooLong.text);
+  assert.match(tooLong.json.error, /hosts/);
   await server.restart(); // retention runs again: restored lines stay until their time
   assert.deepEqual(await exported(key, 'restoreword'), archivedKeep);
   assert.equal((await call('GET', '/v1/archive/restore/no-such-restore', key)).status, 404);

@@ -88,7 +88,7 @@ after(async () => {
 
 test('a node that dies mid-restore leaves it to another once its heartbeat is 30 s old; the other carries on, and no line is loaded twice', async () => {
   const first = node(2);
-  const started = await first.begin(org.account, { ...range, query: 'alphaword' });
+  const started = await first.begin(org.account, { ...range, query: 'alphaword', filters: {} });
   await eventually(async () => ((await first.status(org.account, started.id))!.linesRestored >= 4 ? true : undefined), 30_000, 'some steps done');
   await first.stop(); // the node dies between two steps
   const left = (await first.status(org.account, started.id))!;
@@ -119,7 +119,7 @@ test('a node that dies mid-restore leaves it to another once its heartbeat is 30
 
 test('a node that died after loading a step but before recording it: the taker reads those lines again and skips them as stored', async () => {
   const first = node(3);
-  const started = await first.begin(org.account, { ...range, query: 'betaword' });
+  const started = await first.begin(org.account, { ...range, query: 'betaword', filters: {} });
   await eventually(async () => ((await first.status(org.account, started.id))!.linesRestored >= 6 ? true : undefined), 30_000, 'some steps done');
   await first.stop();
   const loaded = (await first.status(org.account, started.id))!.linesRestored;
@@ -141,7 +141,7 @@ test('a node that died after loading a step but before recording it: the taker r
 test('a cancel at another node stops the restore at its next step; what was loaded stays, and the status stays cancelled', async () => {
   const running = node(1);
   const other = node(1);
-  const started = await running.begin(org.account, { ...range, query: 'gammaword' });
+  const started = await running.begin(org.account, { ...range, query: 'gammaword', filters: {} });
   await eventually(async () => ((await running.status(org.account, started.id))!.linesRestored >= 2 ? true : undefined), 30_000, 'some steps done');
   const outcome = await other.cancel(org.account, started.id);
   assert.ok(outcome && 'cancelled' in outcome, JSON.stringify(outcome));

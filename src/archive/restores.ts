@@ -17,10 +17,19 @@ export const RESTORE_STALE_MS = 30_000;
 
 export type { RestoreStatus };
 
+/** The menus a restore keeps to beside its query, as export's parameters: any of each list (an empty or absent list allows all). */
+export interface RestoreFilters {
+  hosts?: string[];
+  apps?: string[];
+  levels?: string[];
+  tags?: string[];
+}
+
 export interface RestoreRequest {
   fromMs: number;
   toMs: number;
   query: string;
+  filters: RestoreFilters;
   days: number;
   scope: AccessScope;
 }
@@ -32,11 +41,13 @@ export interface RestoreOptions {
   staleMs?: number;
 }
 
+const filtersOf = (json: string | null): RestoreFilters => (json === null ? {} : (JSON.parse(json) as RestoreFilters));
+
 /** What a cancel found: the restore as it now is, or that it had already finished, or nothing. */
 export type CancelOutcome = { cancelled: RestoreStatus } | { finished: RestoreStatus } | undefined;
 
 /** What a step reads of a restore's row: the table's own columns (repository/tables.ts). */
-const ROW_COLUMNS = ['id', 'account', 'from_ms', 'to_ms', 'query', 'keep_until', 'status', 'scope_json', 'claimed_by', 'position_ts', 'position_id'] as const;
+const ROW_COLUMNS = ['id', 'account', 'from_ms', 'to_ms', 'query', 'filters_json', 'keep_until', 'status', 'scope_json', 'claimed_by', 'position_ts', 'position_id'] as const;
 type Row = Pick<ConfigTables['archive_restores'], (typeof ROW_COLUMNS)[number]>;
 
 const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
@@ -106,6 +117,7 @@ export class Restores {
         lines_restored: 0,
         created_at: now,
         scope_json: JSON.stringify(request.scope),
+        filters_json: Object.values(request.filters).some((list) => list?.length) ? JSON.stringify(request.filters) : null,
         claimed_by: this.node,
         heartbeat_at: now,
         position_ts: null,
@@ -245,7 +257,7 @@ export class Restores {
     const scope = row.scope_json === null ? null : (JSON.parse(row.scope_json) as AccessScope);
     const lines = await this.search.read(
       row.account,
-      { ...window, query: row.query, scope },
+      { ...window, query: row.query, ...filtersOf(row.filters_json), scope },
       { prefer: 'head', limit: this.options.stepLines, after: position && position.ts >= hour ? position : undefined, chronological: true },
     );
     const stored = lines.length === 0 ? new Set<string>() : await this.store.storedIds(row.account, window.fromMs, window.toMs, lines.map((line) => line.id));
@@ -290,6 +302,7 @@ export class Restores {
       from,
       to,
       query: row.query,
+      ...(({ hosts = [], apps = [], levels = [], tags = [] }) => ({ hosts, apps, levels, tags }))(filtersOf(row.filters_json)),
       keptUntil: Number(row.keep_until),
       linesFound: Number(row.lines_found),
       linesRestored: Number(row.lines_restored),

@@ -425,6 +425,9 @@ const restoreControl: Step = ({ ms, dialect }) => {
   ];
 };
 
+/** A restore keeps the viewer's menus (hosts, apps, levels, tags) beside its query, as JSON. */
+const restoreFilters: Step = () => ['ALTER TABLE archive_restores ADD COLUMN filters_json TEXT'];
+
 /**
  * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
  * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
@@ -441,6 +444,7 @@ const steps: Record<string, Step> = {
   '0005_ingestion_controls': ingestionControls,
   '0006_parsers': parsers,
   '0007_restore_control': restoreControl,
+  '0008_restore_filters': restoreFilters,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

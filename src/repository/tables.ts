@@ -303,6 +303,8 @@ export interface ConfigTables {
     finished_at: number | null;
     /** The reader's access scope as JSON (null: every line), so a node taking over reads as they could. */
     scope_json: string | null;
+    /** The hosts, apps, levels and tags it keeps to, as JSON (RestoreFilters); null: none. */
+    filters_json: string | null;
     /** The node (one Restores instance) running it, and when it last said it still is. */
     claimed_by: string | null;
     heartbeat_at: number | null;

@@ -21,6 +21,8 @@ const pageErrors: string[] = [];
 const base = Math.floor((Date.now() - 3 * 86_400_000) / HOUR_MS) * HOUR_MS;
 /** The viewer at the archived lines' range, searching for them. */
 const oldRange = () => `${server.url}/?q=vaultword&from=${base - HOUR_MS}&to=${base + 3 * HOUR_MS}`;
+/** The same, with the app menu on ledger: the other app's vaultword lines are not restored. */
+const oldRangeOfLedger = () => `${oldRange()}&apps=ledger`;
 
 describe('restoring archived lines from the viewer (Chromium)', { skip: browserMissing() }, () => {
   before(async () => {
@@ -37,12 +39,13 @@ describe('restoring archived lines from the viewer (Chromium)', { skip: browserM
     // Three days ago: twelve lines over two hours and 150 more in the second; and one line of today (the viewer opens on it).
     await ingestLines(server, Array.from({ length: 12 }, (_, i) => ({ line: `vaultword entry ${i}`, app: 'ledger', timestamp: base + i * 10 * 60_000 })));
     await ingestLines(server, Array.from({ length: 150 }, (_, i) => ({ line: `bulkword row ${i}`, app: 'ledger', timestamp: base + HOUR_MS + i * 1000 })));
+    await ingestLines(server, Array.from({ length: 3 }, (_, i) => ({ line: `vaultword elsewhere ${i}`, app: 'audit', timestamp: base + i * 10 * 60_000 + 1 })));
     await ingestLines(server, [{ line: 'fresh line of today', app: 'ledger' }]); // its hour is still open: not archived yet
     await eventually(
       async () => {
         const status = (await request(`${server.url}/v1/archive/status`, { headers: { servicekey: key } })).json;
         const written = status.files.reduce((sum: number, file: { status: string; lines: number }) => sum + (file.status === 'written' ? file.lines : 0), 0);
-        return status.pending === 0 && written === 162 ? true : undefined;
+        return status.pending === 0 && written === 165 ? true : undefined;
       },
       30_000,
       'the lines archived',
@@ -71,12 +74,12 @@ describe('restoring archived lines from the viewer (Chromium)', { skip: browserM
     await page.waitForSelector('[data-testid=line]');
     assert.equal(await page.locator('[data-testid=restore-offer]').count(), 0);
 
-    await page.goto(oldRange());
+    await page.goto(oldRangeOfLedger());
     await page.click('[data-testid=restore-start]');
     const status = page.locator('[data-testid=restore-status]');
     await status.waitFor();
     await page.locator('[data-testid=restore-status][data-status=done]').waitFor({ timeout: 60_000 });
-    assert.match(await status.innerText(), /Restored 12 lines from the archive/);
+    assert.match(await status.innerText(), /Restored 12 lines from the archive \(12 matched/, 'the app menu went with the query: the audit app\'s lines were not restored');
     await eventually(async () => ((await page.locator('[data-testid=line]').count()) === 12 ? true : undefined), 15_000, 'the restored lines listed');
     const texts = await page.locator('[data-testid=line] .text').allTextContents();
     assert.deepEqual([...texts].sort(), Array.from({ length: 12 }, (_, i) => `vaultword entry ${i}`).sort());

@@ -301,6 +301,11 @@ export interface RestoreStatus {
   from: number;
   to: number;
   query: string;
+  /** The hosts, apps, levels and tags it keeps to, as export's parameters (empty: any). */
+  hosts: string[];
+  apps: string[];
+  levels: string[];
+  tags: string[];
   /** Until when the restored lines are kept (Unix ms). */
   keptUntil: number;
   /** Archived lines that matched, so far. */

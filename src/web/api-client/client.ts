@@ -291,7 +291,9 @@ export const api = {
   deliveries: endpoint((viewid: string) => get<DeliveryLogEntry[]>(`/v1/alerts/deliveries?viewid=${encodeURIComponent(viewid)}&limit=50`)),
 
   /** Loads a range's archived lines matching a query back into the store (admins). */
-  startRestore: endpoint((from: number, to: number, query: string) => post<RestoreStatus>('/v1/archive/restore', { from, to, query })),
+  startRestore: endpoint((from: number, to: number, filters: Pick<Filters, 'q' | 'hosts' | 'apps' | 'levels' | 'tags'>) =>
+    post<RestoreStatus>('/v1/archive/restore', { from, to, query: filters.q, hosts: filters.hosts, apps: filters.apps, levels: filters.levels, tags: filters.tags }),
+  ),
   restore: endpoint((id: string) => get<RestoreStatus>(`/v1/archive/restore/${encodeURIComponent(id)}`)),
   cancelRestore: endpoint((id: string): ApiRequest<RestoreStatus> => ({ method: 'DELETE', path: `/v1/archive/restore/${encodeURIComponent(id)}` })),
 

@@ -16,7 +16,7 @@ interface Props {
 
 /**
  * When the search's range starts before the organisation's retention and it archives its lines:
- * an offer to restore that part of the range with the current query from the archive (admins;
+ * an offer to restore that part of the range with the current query and menus from the archive (admins;
  * others are told an admin can), then the restore's progress with a Cancel button. Lines loaded
  * before a cancel stay.
  */
@@ -61,7 +61,7 @@ export function RestoreOffer({ session, filters, onRestored }: Props) {
       setBusy(false);
     }
   };
-  const start = () => act(() => api.startRestore(filters.from, Math.min(filters.to, keptFrom ?? filters.to), filters.q));
+  const start = () => act(() => api.startRestore(filters.from, Math.min(filters.to, keptFrom ?? filters.to), filters));
   const day = (ms: number) => formats.day.format(new Date(ms));
 
   return (
