@@ -43,6 +43,9 @@ export interface RestoreOptions {
 
 const filtersOf = (json: string | null): RestoreFilters => (json === null ? {} : (JSON.parse(json) as RestoreFilters));
 
+/** A restore's menus as its status reports them: every list, empty for any. */
+const menusOf = (filters: RestoreFilters) => ({ hosts: filters.hosts ?? [], apps: filters.apps ?? [], levels: filters.levels ?? [], tags: filters.tags ?? [] });
+
 /** What a cancel found: the restore as it now is, or that it had already finished, or nothing. */
 export type CancelOutcome = { cancelled: RestoreStatus } | { finished: RestoreStatus } | undefined;
 
@@ -302,7 +305,7 @@ export class Restores {
       from,
       to,
       query: row.query,
-      ...(({ hosts = [], apps = [], levels = [], tags = [] }) => ({ hosts, apps, levels, tags }))(filtersOf(row.filters_json)),
+      ...menusOf(filtersOf(row.filters_json)),
       keptUntil: Number(row.keep_until),
       linesFound: Number(row.lines_found),
       linesRestored: Number(row.lines_restored),
