@@ -59,9 +59,9 @@ export const errors = {
     ),
   bodyTooLarge: () => new ApiError(413, envelope('Request body is larger than the 1 MB limit of this API.', 'PayloadTooLarge')),
   unsupportedMediaType: () => new ApiError(415, envelope('Send the body as JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
-  /** OTLP/HTTP (POST /v1/logs) reads its two encodings only. */
   /** An OTLP request that is not OTLP as sent (a body that does not decode, a bad id, time or value): what was wrong. */
   otlpNotOtlp: (reason: string) => new ApiError(400, envelope(`Not an OTLP logs request: ${reason}.`, 'BadRequest')),
+  /** OTLP/HTTP (POST /v1/logs) reads its two encodings only. */
   otlpUnsupportedMediaType: () =>
     new ApiError(415, envelope('Send OTLP logs as protobuf (Content-Type: application/x-protobuf) or JSON (Content-Type: application/json).', 'UnsupportedMediaType')),
   // 503 rather than 429: the Node SDK drops a batch on 429 but retries 503 (real-clients §4).

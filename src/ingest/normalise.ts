@@ -72,9 +72,12 @@ interface MetaRead {
 /** readMeta, once for a meta object that consecutive lines share. */
 function readSharedMeta(raw: unknown, context: BatchContext): MetaRead {
   if (raw === null || typeof raw !== 'object') return readMeta(raw);
-  if (context.lastMeta?.raw === raw) return context.lastMeta.read;
+  const memo = context.lastMeta;
+  if (memo?.raw === raw) return memo.read;
   const read = readMeta(raw);
-  context.lastMeta = { raw, read };
+  // One memo a request, overwritten: /logs/ingest's lines each carry their own meta object.
+  if (memo) ((memo.raw = raw), (memo.read = read));
+  else context.lastMeta = { raw, read };
   return read;
 }
 

@@ -116,19 +116,33 @@ export class MetaTypeRegistry {
       const today = await this.today(account);
       const proposed = new Map<string, MetaType>();
       let added = today.added;
+      const judge = (meta: Record<string, unknown>): MetaVerdict => {
+        let fresh: Map<string, MetaType> | undefined;
+        const agrees = forEachMetaField(meta, (path, type) => {
+          // {"a":{"b":1}} and {"a.b":"x"} name the same path: within one line they must agree too.
+          const known = types.get(path) ?? proposed.get(path) ?? fresh?.get(path);
+          if (known === undefined) (fresh ??= new Map()).set(path, type);
+          return known === undefined || known === type;
+        });
+        if (!agrees) return 'typeConflict';
+        if (fresh !== undefined) {
+          if (added + fresh.size > this.options.maxNewFieldsPerDay) return 'dailyCap';
+          for (const [path, type] of fresh) proposed.set(path, type);
+          added += fresh.size;
+        }
+        return 'indexed';
+      };
       // Consecutive lines that share one meta object (OTLP's records of a resource) share its
       // verdict: the first one proposed its new paths, which the next would find agreeing.
-      let previous: { meta: Record<string, unknown>; verdict: MetaVerdict } | undefined;
+      let previousMeta: Record<string, unknown> | undefined;
+      let previousVerdict: MetaVerdict = 'indexed';
       const verdicts = metas.map((meta): MetaVerdict | null => {
         if (meta === null) return null;
-        if (previous?.meta === meta) return previous.verdict;
-        const verdict = this.verdict(meta, types, proposed, added);
-        if (verdict.fresh) {
-          for (const [path, type] of verdict.fresh) proposed.set(path, type);
-          added += verdict.fresh.size;
+        if (meta !== previousMeta) {
+          previousMeta = meta;
+          previousVerdict = judge(meta);
         }
-        previous = { meta, verdict: verdict.verdict };
-        return verdict.verdict;
+        return previousVerdict;
       });
       if (proposed.size === 0) return verdicts;
       const held = await this.store.register(account, proposed, today.day);
@@ -137,20 +151,6 @@ export class MetaTypeRegistry {
       const lostAny = [...proposed].some(([path, type]) => held.get(path) !== type);
       if (!lostAny || round > 0) return verdicts;
     }
-  }
-
-  /** One line's meta against the known types and those proposed so far, with the paths it would add. */
-  private verdict(meta: Record<string, unknown>, types: Map<string, MetaType>, proposed: Map<string, MetaType>, added: number): { verdict: MetaVerdict; fresh?: Map<string, MetaType> } {
-    let fresh: Map<string, MetaType> | undefined;
-    const agrees = forEachMetaField(meta, (path, type) => {
-      // {"a":{"b":1}} and {"a.b":"x"} name the same path: within one line they must agree too.
-      const known = types.get(path) ?? proposed.get(path) ?? fresh?.get(path);
-      if (known === undefined) (fresh ??= new Map()).set(path, type);
-      return known === undefined || known === type;
-    });
-    if (!agrees) return { verdict: 'typeConflict' };
-    if (fresh !== undefined && added + fresh.size > this.options.maxNewFieldsPerDay) return { verdict: 'dailyCap' };
-    return { verdict: 'indexed', fresh };
   }
 
   /**
