@@ -74,6 +74,11 @@ export class IngestAdmission {
     return this.waiting.length;
   }
 
+  /** Whether admitted requests are being read and prepared: their lines are about to be queued. */
+  get reading(): boolean {
+    return this.readingBytes > 0;
+  }
+
   private hasRoomFor(bytes: number): boolean {
     if (this.queuedLines() >= this.options.maxQueuedLines) return false;
     // One request always fits, however large, so a body at the size limit is never starved.

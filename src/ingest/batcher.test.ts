@@ -17,7 +17,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 test('requests arriving while a write runs share the next write, and settle only when it is done', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 0 });
   const settled: string[] = [];
   const first = batcher.submit(Buffer.from('a\n'), 1).then(() => settled.push('a'));
   await tick();
@@ -48,7 +48,7 @@ test('when a shared write fails, each request is retried alone so only the refus
       if (payloadBytes(payload).toString().includes('bad')) throw new Error('refused by the store');
       written.push(payloadBytes(payload).toString());
     },
-    { maxBatchLines: 100 },
+    { maxBatchLines: 100, gatherMs: 0 },
   );
   const first = batcher.submit(Buffer.from('first\n'), 1);
   await tick();
@@ -67,7 +67,7 @@ test('when a shared write fails, each request is retried alone so only the refus
 
 test('maxBatchLines bounds one write', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 2 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 2, gatherMs: 0 });
   const done = ['a', 'b', 'c'].map((name) => batcher.submit(Buffer.from(`${name}\n`), 1));
   await tick();
   assert.equal(writes[0].payload, 'a\nb\n');
@@ -77,4 +77,81 @@ test('maxBatchLines bounds one write', async () => {
   assert.equal(writes[1].payload, 'c\n');
   writes[1].finish();
   await Promise.all(done);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `done` holds, for at most `ms`; false if it never did. */
+async function within(ms: number, done: () => boolean): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > until) return false;
+    await sleep(1);
+  }
+  return true;
+}
+
+test('gathering: a lone request is written within milliseconds when nothing else is on its way', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 500, arriving: () => false });
+  const began = performance.now();
+  const done = batcher.submit(Buffer.from('alone\n'), 1);
+  assert.ok(await within(400, () => writes.length === 1), 'written before the budget ran out');
+  assert.ok(performance.now() - began < 100, `written after ${Math.round(performance.now() - began)} ms, not within a few`);
+  writes[0].finish();
+  await done;
+});
+
+test('gathering: while requests are being read, the write waits for them and carries them all', async () => {
+  const { writes, write } = controllableWrite();
+  let reading = 2;
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, arriving: () => reading > 0 });
+  const done = [batcher.submit(Buffer.from('a\n'), 1)];
+  for (const name of ['b', 'c']) {
+    await sleep(20);
+    assert.equal(writes.length, 0, `no write while ${reading} requests are still being read`);
+    done.push(batcher.submit(Buffer.from(`${name}\n`), 1));
+    reading--;
+  }
+  assert.ok(await within(500, () => writes.length === 1));
+  assert.equal(writes[0].payload, 'a\nb\nc\n');
+  writes[0].finish();
+  await Promise.all(done);
+  assert.equal(writes.length, 1);
+});
+
+test('gathering: the oldest request waits at most the budget, and a full write goes at once', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 3, gatherMs: 60, arriving: () => true });
+  const began = performance.now();
+  const first = batcher.submit(Buffer.from('a\n'), 1);
+  assert.ok(await within(1000, () => writes.length === 1));
+  const waited = performance.now() - began;
+  assert.ok(waited >= 55 && waited < 400, `the first write went after ${Math.round(waited)} ms, not at the 60 ms budget`);
+  writes[0].finish();
+  await first;
+
+  const full = performance.now();
+  const rest = [batcher.submit(Buffer.from('b\nc\n'), 2), batcher.submit(Buffer.from('d\n'), 1)];
+  assert.ok(await within(1000, () => writes.length === 2));
+  assert.ok(performance.now() - full < 40, 'a write that is full does not wait for the budget');
+  assert.equal(writes[1].payload, 'b\nc\nd\n');
+  writes[1].finish();
+  await Promise.all(rest);
+});
+
+test('gathering: senders answered by a write and sending again at once join those queued during it', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, arriving: () => false });
+  const first = batcher.submit(Buffer.from('a\n'), 1);
+  assert.ok(await within(500, () => writes.length === 1));
+  const queuedDuring = batcher.submit(Buffer.from('b\n'), 1);
+  await sleep(20); // b has been quiet for longer than the batcher's pause when the write ends
+  writes[0].finish();
+  await first;
+  const sentAgain = batcher.submit(Buffer.from('a2\n'), 1); // a's sender, answered, sends its next
+  assert.ok(await within(500, () => writes.length === 2));
+  assert.equal(writes[1].payload, 'b\na2\n', 'one write for both');
+  writes[1].finish();
+  await Promise.all([queuedDuring, sentAgain]);
 });

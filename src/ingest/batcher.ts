@@ -3,6 +3,13 @@ import type { InsertPayload } from '../store/executor.js';
 export interface BatcherOptions {
   /** A single write carries at most this many lines (a request is never split). */
   maxBatchLines: number;
+  /**
+   * How long the oldest waiting request may wait for others to join its write (the group commit's
+   * latency budget, LOGSTEAD_GROUP_COMMIT_MS); 0 writes whatever is queued as soon as it can.
+   */
+  gatherMs: number;
+  /** Whether requests are being read and prepared now, so that their lines are about to be queued. */
+  arriving?: () => boolean;
   /** Hears when a write has finished and the queue is shorter (admission lets waiting requests in). */
   onWritten?: () => void;
 }
@@ -10,19 +17,36 @@ export interface BatcherOptions {
 interface Waiting {
   payload: Buffer;
   lines: number;
+  queuedAt: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /**
+ * After the last sign of more lines (a request queued, a write finished and its senders answered),
+ * how long the batcher waits for the next before it writes what it has. Senders answered by a
+ * write send again within a millisecond or two on a busy machine; a lone request waits this long.
+ */
+const QUIET_MS = 3;
+
+/**
  * Group commit: requests that arrive while a write is running wait together and go out as one
- * insert when it finishes, so many concurrent small requests cost one store write. A request's
- * promise settles only when the write that carries its lines has finished.
+ * insert, so many concurrent small requests cost one store write. A request's promise settles only
+ * when the write that carries its lines has finished.
+ *
+ * Before each write the batcher gathers: while lines are on their way (requests being read, or
+ * senders just answered) it waits for them, until the write would be full or the oldest request
+ * has waited `gatherMs`. The engine's cost per line falls with the size of its inserts (fewer parts
+ * to write and merge; docs/performance.md), and without the wait a closed loop of senders settles
+ * into two cohorts, each written as half the inserts it could be. A lone request is written once
+ * nothing else comes for QUIET_MS.
  */
 export class GroupCommitBatcher {
   private queue: Waiting[] = [];
   private queuedLines = 0;
   private writing = false;
+  /** When something last showed that more lines may come: a request queued, a write finished. */
+  private lastSign = 0;
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => {};
 
@@ -38,7 +62,8 @@ export class GroupCommitBatcher {
    */
   submit(payload: Buffer, lines: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ payload, lines, resolve, reject });
+      this.lastSign = performance.now();
+      this.queue.push({ payload, lines, queuedAt: this.lastSign, resolve, reject });
       this.queuedLines += lines;
       if (!this.writing) {
         this.writing = true;
@@ -84,8 +109,21 @@ export class GroupCommitBatcher {
     }
   }
 
+  /** Waits while more lines are on their way, within the oldest request's budget and the write's size. */
+  private async gather(): Promise<void> {
+    const deadline = this.queue[0].queuedAt + this.options.gatherMs;
+    for (;;) {
+      const now = performance.now();
+      if (this.queuedLines >= this.options.maxBatchLines || now >= deadline) return;
+      const quietFor = now - this.lastSign;
+      if (quietFor >= QUIET_MS && !this.options.arriving?.()) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(QUIET_MS - quietFor, deadline - now))));
+    }
+  }
+
   private async writeLoop(): Promise<void> {
     while (this.queue.length > 0) {
+      if (this.options.gatherMs > 0) await this.gather();
       const batch = this.takeBatch();
       const lines = batch.reduce((sum, item) => sum + item.lines, 0);
       try {
@@ -96,6 +134,8 @@ export class GroupCommitBatcher {
         else await this.writeEachAlone(batch);
       } finally {
         this.queuedLines -= lines;
+        // Its senders were just answered; those that send again will do so at once.
+        this.lastSign = performance.now();
         this.options.onWritten?.();
       }
     }

@@ -16,7 +16,7 @@ import type { PendingLine } from './normalise.js';
 const MAX_READING_BYTES = 64 * 1024 * 1024;
 
 export interface IngestDeps {
-  settings: Pick<Settings, 'maxQueuedLines' | 'ingestWaitMs' | 'maxBatchLines' | 'driftToleranceMs'>;
+  settings: Pick<Settings, 'maxQueuedLines' | 'ingestWaitMs' | 'maxBatchLines' | 'groupCommitMs' | 'driftToleranceMs'>;
   /** The durable write of a batch of encoded rows (the store's insert). */
   write: (payload: InsertPayload, lines: number) => Promise<void>;
   metaTypes: MetaTypeRegistry;
@@ -49,12 +49,17 @@ export interface IngestSubsystem extends Subsystem {
  */
 export function startIngest(deps: IngestDeps): IngestSubsystem {
   const { settings } = deps;
-  const admission = new IngestAdmission(() => batcher.pendingLines, {
+  const admission: IngestAdmission = new IngestAdmission(() => batcher.pendingLines, {
     maxQueuedLines: settings.maxQueuedLines,
     maxReadingBytes: MAX_READING_BYTES,
     waitMs: settings.ingestWaitMs,
   });
-  const batcher = new GroupCommitBatcher(deps.write, { maxBatchLines: settings.maxBatchLines, onWritten: () => admission.progress() });
+  const batcher: GroupCommitBatcher = new GroupCommitBatcher(deps.write, {
+    maxBatchLines: settings.maxBatchLines,
+    gatherMs: settings.groupCommitMs,
+    arriving: () => admission.reading,
+    onWritten: () => admission.progress(),
+  });
   const afterStore = new AfterStore();
   const intake = new Intake({
     metaTypes: deps.metaTypes,
