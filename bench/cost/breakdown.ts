@@ -31,7 +31,7 @@ import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes
 import { rssMiB } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
 import { LINES_PER_BODY, ingestBodies, machine, machineLoad, processCpuMicros } from './common.js';
-import { type EngineRun, engineRun } from './engine-run.js';
+import { type EngineRun, engineRun, insertPayloads } from './engine-run.js';
 import { type NodeStageMicros, nodePipeline } from './node-stages.js';
 import type { TableDesign } from './table.js';
 
@@ -63,20 +63,7 @@ const ENGINE_VARIANTS: Record<string, { design: TableDesign; stopMerges: boolean
 /** One engine variant, in this (fresh) process: prints its EngineRun as JSON. */
 async function engineChild(name: string): Promise<void> {
   const variant = ENGINE_VARIANTS[name];
-  const { bodies, hostnames } = ingestBodies(Math.ceil(ROWS / LINES_PER_BODY));
-  const pipeline = await nodePipeline();
-  const perBody: Buffer[] = [];
-  await pipeline.run(bodies, hostnames, (rows) => perBody.push(rows));
-  await pipeline.close();
-  bodies.length = 0;
-  const payloads: Buffer[] = [];
-  const counts: number[] = [];
-  for (let at = 0; at < perBody.length; at += INSERT_BODIES) {
-    const group = perBody.slice(at, at + INSERT_BODIES);
-    payloads.push(Buffer.concat(group));
-    counts.push(group.length * LINES_PER_BODY);
-  }
-  perBody.length = 0;
+  const { payloads, counts } = await insertPayloads(ROWS, INSERT_BODIES);
   const result = await engineRun(variant.design, payloads, counts, { stopMerges: variant.stopMerges });
   console.log(JSON.stringify(result));
 }

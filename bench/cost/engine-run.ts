@@ -10,7 +10,8 @@ import { openChdbExecutor } from '../../src/store/chdb-executor.js';
 import type { SqlExecutor } from '../../src/store/executor.js';
 import { INSERT_COLUMNS } from '../../src/store/row-encoding.js';
 import { LOGS_TABLE } from '../../src/store/schema.js';
-import { ownCpuMicros, ownRssMiB } from './common.js';
+import { LINES_PER_BODY, ingestBodies, ownCpuMicros, ownRssMiB } from './common.js';
+import { nodePipeline } from './node-stages.js';
 import { type TableDesign, createTable } from './table.js';
 
 export interface EngineRun {
@@ -54,6 +55,28 @@ export async function settle(executor: SqlExecutor, quietSeconds = 3, limitSecon
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/**
+ * bench/ingest's bodies (`rows` lines) through the real Node stages into encoded rows, grouped
+ * `bodiesPerInsert` bodies to an insert as the group commit groups concurrent requests (8 with
+ * bench/ingest's 8 connections).
+ */
+export async function insertPayloads(rows: number, bodiesPerInsert: number): Promise<{ payloads: Buffer[]; counts: number[] }> {
+  const { bodies, hostnames } = ingestBodies(Math.ceil(rows / LINES_PER_BODY));
+  const pipeline = await nodePipeline();
+  const perBody: Buffer[] = [];
+  await pipeline.run(bodies, hostnames, (encoded) => perBody.push(encoded));
+  await pipeline.close();
+  bodies.length = 0;
+  const payloads: Buffer[] = [];
+  const counts: number[] = [];
+  for (let at = 0; at < perBody.length; at += bodiesPerInsert) {
+    const group = perBody.slice(at, at + bodiesPerInsert);
+    payloads.push(Buffer.concat(group));
+    counts.push(group.length * LINES_PER_BODY);
+  }
+  return { payloads, counts };
 }
 
 export interface EngineRunOptions {

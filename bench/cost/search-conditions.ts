@@ -36,6 +36,9 @@ export function conditionFor(index: SearchIndex, query: string, needles: Needles
     const contains = `positionCaseInsensitive(${SEARCH_TEXT}, ${bind(needle, 'String')}) > 0`;
     switch (index.kind) {
       case 'none':
+      case 'expression':
+      case 'text-lowered':
+        // Designs only for the text index's cost split (text-index.ts): searched by scan.
         return `(${contains} AND ${exact})`;
       case 'ngrambf':
         // Every n-gram of the needle is in the indexed text of a matching line.

@@ -1,13 +1,20 @@
 /**
- * Log tables for the cost and lever benchmarks: today's table (src/store/schema.ts, same columns,
- * codecs and settings) with one thing changed at a time: the search index, the codec of `line`,
+ * Log tables for the cost and lever benchmarks: today's table (src/store/schema.ts's columns, with
+ * its codecs and settings) with one thing changed at a time: the search index, the codec of `line`,
  * the sort key, the granule, merge and part settings, fsync.
  */
-import { INDEXED_TEXT, LOGS_TABLE, TEXT_INDEX } from '../../src/store/schema.js';
+import { INDEXED_TEXT, LOGS_COLUMN_LIST, LOGS_TABLE, SEARCH_TEXT, TEXT_INDEX } from '../../src/store/schema.js';
 
 export type SearchIndex =
   /** `notEmptyFields`: the index expression with notEmpty(fields) for fields != '' (see FIXED_INDEXED_TEXT). */
   | { kind: 'text'; notEmptyFields?: boolean }
+  /**
+   * For splitting the text index's cost (text-index.ts): `expression` only evaluates INDEXED_TEXT
+   * for every row (a minmax index over it keeps two strings a granule); `lowered` is a text index
+   * over lower(SEARCH_TEXT), without the pass that blanks non-ASCII runs.
+   */
+  | { kind: 'expression' }
+  | { kind: 'text-lowered' }
   | { kind: 'none' }
   /** tokenbf_v1(bytes, hashes, seed) per `granularity` granules. */
   | { kind: 'tokenbf'; bytes: number; hashes: number; granularity: number }
@@ -36,6 +43,10 @@ export function indexClause(index: SearchIndex): string {
   switch (index.kind) {
     case 'text':
       return `, INDEX ${TEXT_INDEX} ${index.notEmptyFields ? FIXED_INDEXED_TEXT : INDEXED_TEXT} TYPE text(tokenizer = splitByNonAlpha, posting_list_codec = 'bitpacking')`;
+    case 'expression':
+      return `, INDEX search_expression ${INDEXED_TEXT} TYPE minmax`;
+    case 'text-lowered':
+      return `, INDEX ${TEXT_INDEX} lower(${SEARCH_TEXT}) TYPE text(tokenizer = splitByNonAlpha, posting_list_codec = 'bitpacking')`;
     case 'none':
       return '';
     case 'tokenbf':
@@ -49,6 +60,10 @@ export function describeIndex(index: SearchIndex): string {
   switch (index.kind) {
     case 'text':
       return index.notEmptyFields ? 'text index, expression the engine matches' : 'text index (today)';
+    case 'expression':
+      return 'the index expression evaluated (minmax), no text index';
+    case 'text-lowered':
+      return 'text index over lower(SEARCH_TEXT), non-ASCII not blanked';
     case 'none':
       return 'no index';
     case 'tokenbf':
@@ -66,27 +81,9 @@ export function createTable(design: TableDesign): string {
     merge_selector_base: 10,
     ...design.settings,
   };
+  const columns = design.lineCodec ? LOGS_COLUMN_LIST.replace(/(\n\s*line\s+String CODEC\()[^)]*\)\)/, `$1${design.lineCodec})`) : LOGS_COLUMN_LIST;
   return `
-CREATE TABLE ${LOGS_TABLE} (
-  account      LowCardinality(String),
-  ts           DateTime64(3, 'UTC') CODEC(Delta, LZ4),
-  id           UInt64 CODEC(Delta, LZ4),
-  batch_id     String CODEC(ZSTD(1)),
-  host         LowCardinality(String),
-  app          LowCardinality(String),
-  level        LowCardinality(String),
-  env          LowCardinality(String),
-  file         LowCardinality(String),
-  ip           LowCardinality(String),
-  mac          LowCardinality(String),
-  tags         Array(LowCardinality(String)),
-  line         String CODEC(${design.lineCodec ?? 'ZSTD(3)'}),
-  logtype      LowCardinality(String),
-  fields       String CODEC(ZSTD(3)),
-  meta         String CODEC(ZSTD(3)),
-  meta_indexed Bool,
-  extra        String CODEC(ZSTD(3)),
-  size         UInt32 CODEC(T64, LZ4)
+CREATE TABLE ${LOGS_TABLE} (${columns}
   ${indexClause(design.index)}
 )
 ENGINE = MergeTree
