@@ -27,6 +27,10 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '8' },
     /** Another checkout's server, for a before/after comparison on the same load. */
     'server-dir': { type: 'string' },
+    /** Each connection pauses this long after an answer before its next request: a paced, lighter load. */
+    'pause-ms': { type: 'string', default: '0' },
+    /** Only the current design, not today's and the earlier one side by side. */
+    'current-only': { type: 'boolean', default: false },
   },
 });
 const runs = Number(options.runs ?? 3);
@@ -35,7 +39,19 @@ const seconds = Number(options.seconds ?? (options.quick ? 4 : 20));
 const sustainedSeconds = Number(options['sustained-seconds'] ?? (options.quick ? 10 : 300));
 if (!Number.isFinite(sustainedSeconds) || sustainedSeconds < 0) throw new Error(`--sustained-seconds takes 0 or more seconds, not "${options['sustained-seconds']}"`);
 const connections = Number(options.connections);
+const pauseMs = Number(options['pause-ms']);
+if (!Number.isFinite(pauseMs) || pauseMs < 0) throw new Error(`--pause-ms takes 0 or more milliseconds, not "${options['pause-ms']}"`);
 const LINES_PER_BODY = 1000;
+
+/**
+ * The designs each run loads, side by side: the current one last; earlier ones by the settings that
+ * bring them back, so one build measures both on the same load (issue 30 asks for the table).
+ */
+const DESIGNS: Array<{ name: string; env: Record<string, string> }> = [
+  { name: 'before issue 30: group commit writes at once', env: { LOGSTEAD_GROUP_COMMIT_MS: '0' } },
+  { name: 'now: group commit gathers (100 ms budget)', env: {} },
+];
+const designs = options['current-only'] ? DESIGNS.slice(-1) : DESIGNS;
 const WARMUP_MS = options.quick ? 1000 : 3000;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -73,9 +89,11 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
       const index = next++ % bodies.length;
       const started = performance.now();
       const status = await send(bodies[index], hostnames[index]);
+      const latency = performance.now() - started;
+      // Spread over half to one and a half times the pause, as independent senders would be.
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs * (0.5 + Math.random())));
       if (!measuring || stopped) continue;
       if (status === 200) {
-        const latency = performance.now() - started;
         lines += LINES_PER_BODY;
         latencies.push(latency);
         secondLines += LINES_PER_BODY;
@@ -118,6 +136,33 @@ async function load(url: string, key: string, bodies: Buffer[], hostnames: strin
   };
 }
 
+interface DesignSummary {
+  name: string;
+  linesPerSecond: number;
+  ratio: number;
+  cpuMicrosPerLine: number;
+  /** CPU per line over the parse-and-discard server's, in the same runs. */
+  cpuRatio: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxRssMiB: number;
+}
+
+function designSummary(name: string, results: LoadResult[], ceiling: LoadResult[]): DesignSummary {
+  const linesPerSecond = median(results.map((r) => r.linesPerSecond));
+  const cpu = median(results.map((r) => r.cpuMicrosPerLine));
+  return {
+    name,
+    linesPerSecond: Math.round(linesPerSecond),
+    ratio: Number((linesPerSecond / median(ceiling.map((r) => r.linesPerSecond))).toFixed(3)),
+    cpuMicrosPerLine: Number(cpu.toFixed(1)),
+    cpuRatio: Number((cpu / median(ceiling.map((r) => r.cpuMicrosPerLine))).toFixed(1)),
+    p50Ms: Number(median(results.map((r) => r.p50Ms)).toFixed(1)),
+    p99Ms: Number(median(results.map((r) => r.p99Ms)).toFixed(1)),
+    maxRssMiB: Math.round(Math.max(...results.map((r) => r.maxRssMiB))),
+  };
+}
+
 /** One long run that samples RSS and throughput every second, so a leak shows as a rising line. */
 async function sustainedRun(loadLogstead: (window: number) => Promise<LoadResult>) {
   console.log(`  sustained run: ${sustainedSeconds} s ...`);
@@ -127,6 +172,7 @@ async function sustainedRun(loadLogstead: (window: number) => Promise<LoadResult
   const memory = {
     seconds: sustainedSeconds,
     linesPerSecond: Math.round(sustained.linesPerSecond),
+    cpuMicrosPerLine: Number(sustained.cpuMicrosPerLine.toFixed(1)),
     p99Ms: Number(sustained.p99Ms.toFixed(1)),
     maxRssMiB: Math.round(sustained.maxRssMiB),
     /** Median RSS over the first and the last minute (or third, in short runs): flat means close. */
@@ -134,7 +180,7 @@ async function sustainedRun(loadLogstead: (window: number) => Promise<LoadResult
     lastMinuteRssMiB: Math.round(rssOver(sustained.timeline.length - minute, sustained.timeline.length)),
   };
   console.log(
-    `  sustained run: ${memory.linesPerSecond} lines/s, p99 ${memory.p99Ms} ms, RSS ${memory.firstMinuteRssMiB} MiB (first minute) → ` +
+    `  sustained run: ${memory.linesPerSecond} lines/s, ${memory.cpuMicrosPerLine} µs server CPU per line, p99 ${memory.p99Ms} ms, RSS ${memory.firstMinuteRssMiB} MiB (first minute) → ` +
       `${memory.lastMinuteRssMiB} MiB (last minute), highest ${memory.maxRssMiB} MiB`,
   );
 
@@ -144,34 +190,39 @@ async function sustainedRun(loadLogstead: (window: number) => Promise<LoadResult
 async function main() {
   const { bodies, hostnames, rawBytesPerLine } = loadBodies(LINES_PER_BODY, 60);
   console.log(
-    `bench/ingest: ${runs} runs × ${seconds}s, ${connections} keep-alive connections, ${LINES_PER_BODY}-line bodies, ` +
+    `bench/ingest: ${runs} runs × ${seconds}s, ${connections} keep-alive connections${pauseMs > 0 ? ` pausing ${pauseMs} ms after each answer` : ""}, ${LINES_PER_BODY}-line bodies, ` +
       `${rawBytesPerLine.toFixed(0)} raw JSON bytes per line; ${os.cpus().length} cores, Node ${process.version}`,
   );
   const ceiling: LoadResult[] = [];
   const logstead: LoadResult[] = [];
   /** Loads a fresh Logstead (own data directory) for `window` seconds. */
-  const loadLogstead = async (window: number): Promise<LoadResult> => {
+  const loadLogstead = async (window: number, env: Record<string, string> = {}): Promise<LoadResult> => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-bench-'));
-    const server = await startLogsteadServer({ LOGSTEAD_DATA_DIR: dataDir }, options['server-dir']);
+    const server = await startLogsteadServer({ ...env, LOGSTEAD_DATA_DIR: dataDir }, options['server-dir']);
     const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
     const result = await load(server.url, ingestionKey, bodies, hostnames, server.child.pid, window);
     await stopProcess(server.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
     return result;
   };
+  /** Per design (the current one last), its runs. */
+  const byDesign: LoadResult[][] = designs.map(() => []);
   for (let run = 1; run <= runs; run++) {
     const discard = await startProcess(discardServer, [], {});
     ceiling.push(await load(discard.url, 'none', bodies, hostnames, discard.child.pid));
     await stopProcess(discard.child);
-    const result = await loadLogstead(seconds);
-    logstead.push(result);
-    console.log(
-      `  run ${run}: ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s, ` +
-        `logstead ${Math.round(result.linesPerSecond)} lines/s, ${result.cpuMicrosPerLine.toFixed(1)} µs server CPU per line ` +
-        `(ceiling ${ceiling[run - 1].cpuMicrosPerLine.toFixed(1)}), ratio ${(result.linesPerSecond / ceiling[run - 1].linesPerSecond).toFixed(3)} ` +
-        `(p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors)`,
-    );
+    for (const [index, design] of designs.entries()) {
+      const result = await loadLogstead(seconds, design.env);
+      byDesign[index].push(result);
+      console.log(
+        `  run ${run}, ${design.name}: ceiling ${Math.round(ceiling[run - 1].linesPerSecond)} lines/s, ` +
+          `logstead ${Math.round(result.linesPerSecond)} lines/s, ${result.cpuMicrosPerLine.toFixed(1)} µs server CPU per line ` +
+          `(ceiling ${ceiling[run - 1].cpuMicrosPerLine.toFixed(1)}), ratio ${(result.linesPerSecond / ceiling[run - 1].linesPerSecond).toFixed(3)} ` +
+          `(p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors)`,
+      );
+    }
   }
+  logstead.push(...byDesign[byDesign.length - 1]);
 
   const sustained = sustainedSeconds > 0 ? await sustainedRun(loadLogstead) : undefined;
 
@@ -193,8 +244,20 @@ async function main() {
     maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB), sustained?.maxRssMiB ?? 0)),
     memory: sustained?.memory,
     timeline: sustained?.timeline,
+    /** Every design's medians, side by side (the last is the current one, above). */
+    designs: designs.map((design, index) => designSummary(design.name, byDesign[index], ceiling)),
   };
   console.log('');
+  if (designs.length > 1) {
+    console.log(`| measure (median of runs; ratio to the parse-and-discard ceiling) | ${designs.map((design) => design.name).join(' | ')} |`);
+    console.log(`|---|${designs.map(() => '---:').join('|')}|`);
+    const row = (label: string, cell: (d: DesignSummary) => string) => console.log(`| ${label} | ${summary.designs.map(cell).join(' | ')} |`);
+    row('lines/s', (d) => `${d.linesPerSecond.toLocaleString('en')} (${d.ratio})`);
+    row('server CPU per line, µs', (d) => `${d.cpuMicrosPerLine} (${d.cpuRatio}× the ceiling's)`);
+    row('acknowledgement p50 / p99, ms', (d) => `${d.p50Ms} / ${d.p99Ms}`);
+    row('server RSS, highest MiB', (d) => String(d.maxRssMiB));
+    console.log('');
+  }
   console.log('| measure (median of runs) | value |');
   console.log('|---|---:|');
   console.log(`| parse-and-discard ceiling | ${summary.ceilingLinesPerSecond.toLocaleString('en')} lines/s |`);
