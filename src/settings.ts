@@ -32,6 +32,8 @@ export interface Settings {
   maxBatchLines: number;
   /** How long a request may wait for others to join its insert while more are on their way. */
   groupCommitMs: number;
+  /** Lines at which the group commit stops waiting for more and writes. */
+  groupCommitLines: number;
   /** Clock drift (from the `now` parameter) below this is treated as noise and not corrected. */
   driftToleranceMs: number;
   /** How long shutdown waits for open requests before closing their connections. */
@@ -268,6 +270,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxQueuedLines: integer(env, 'LOGSTEAD_MAX_QUEUED_LINES', 200_000, 1, 100_000_000),
     maxBatchLines: integer(env, 'LOGSTEAD_MAX_BATCH_LINES', 50_000, 1, 10_000_000),
     groupCommitMs: integer(env, 'LOGSTEAD_GROUP_COMMIT_MS', 100, 0, 10_000),
+    groupCommitLines: integer(env, 'LOGSTEAD_GROUP_COMMIT_LINES', 8_000, 1, 10_000_000),
     ingestWaitMs: integer(env, 'LOGSTEAD_INGEST_WAIT_MS', 10_000, 0, 600_000),
     driftToleranceMs: integer(env, 'LOGSTEAD_DRIFT_TOLERANCE_MS', 5_000, 0, 86_400_000),
     shutdownGraceMs: integer(env, 'LOGSTEAD_SHUTDOWN_GRACE_MS', 8_000, 0, 3_600_000),

@@ -17,7 +17,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 test('requests arriving while a write runs share the next write, and settle only when it is done', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 0 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 0, gatherLines: 1000 });
   const settled: string[] = [];
   const first = batcher.submit(Buffer.from('a\n'), 1).then(() => settled.push('a'));
   await tick();
@@ -48,7 +48,7 @@ test('when a shared write fails, each request is retried alone so only the refus
       if (payloadBytes(payload).toString().includes('bad')) throw new Error('refused by the store');
       written.push(payloadBytes(payload).toString());
     },
-    { maxBatchLines: 100, gatherMs: 0 },
+    { maxBatchLines: 100, gatherMs: 0, gatherLines: 1000 },
   );
   const first = batcher.submit(Buffer.from('first\n'), 1);
   await tick();
@@ -67,7 +67,7 @@ test('when a shared write fails, each request is retried alone so only the refus
 
 test('maxBatchLines bounds one write', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 2, gatherMs: 0 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 2, gatherMs: 0, gatherLines: 1000 });
   const done = ['a', 'b', 'c'].map((name) => batcher.submit(Buffer.from(`${name}\n`), 1));
   await tick();
   assert.equal(writes[0].payload, 'a\nb\n');
@@ -93,7 +93,7 @@ async function within(ms: number, done: () => boolean): Promise<boolean> {
 
 test('gathering: a lone request is written within milliseconds when nothing else is on its way', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 500, arriving: () => false });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 500, gatherLines: 1000, arriving: () => false });
   const began = performance.now();
   const done = batcher.submit(Buffer.from('alone\n'), 1);
   assert.ok(await within(400, () => writes.length === 1), 'written before the budget ran out');
@@ -105,7 +105,7 @@ test('gathering: a lone request is written within milliseconds when nothing else
 test('gathering: while requests are being read, the write waits for them and carries them all', async () => {
   const { writes, write } = controllableWrite();
   let reading = 2;
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, arriving: () => reading > 0 });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, gatherLines: 1000, arriving: () => reading > 0 });
   const done = [batcher.submit(Buffer.from('a\n'), 1)];
   for (const name of ['b', 'c']) {
     await sleep(20);
@@ -122,7 +122,7 @@ test('gathering: while requests are being read, the write waits for them and car
 
 test('gathering: the oldest request waits at most the budget, and a full write goes at once', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 3, gatherMs: 60, arriving: () => true });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 3, gatherMs: 60, gatherLines: 1000, arriving: () => true });
   const began = performance.now();
   const first = batcher.submit(Buffer.from('a\n'), 1);
   assert.ok(await within(1000, () => writes.length === 1));
@@ -142,7 +142,7 @@ test('gathering: the oldest request waits at most the budget, and a full write g
 
 test('gathering: senders answered by a write and sending again at once join those queued during it', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, arriving: () => false });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, gatherLines: 1000, arriving: () => false });
   const first = batcher.submit(Buffer.from('a\n'), 1);
   assert.ok(await within(500, () => writes.length === 1));
   const queuedDuring = batcher.submit(Buffer.from('b\n'), 1);
@@ -154,4 +154,19 @@ test('gathering: senders answered by a write and sending again at once join thos
   assert.equal(writes[1].payload, 'b\na2\n', 'one write for both');
   writes[1].finish();
   await Promise.all([queuedDuring, sentAgain]);
+});
+
+test('gathering: once gatherLines wait, the write goes although more are on their way', async () => {
+  const { writes, write } = controllableWrite();
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, gatherLines: 3, arriving: () => true });
+  const began = performance.now();
+  const first = [batcher.submit(Buffer.from('a\n'), 1), batcher.submit(Buffer.from('b\n'), 1)];
+  await sleep(30);
+  assert.equal(writes.length, 0, 'two lines of three: still gathering');
+  first.push(batcher.submit(Buffer.from('c\n'), 1));
+  assert.ok(await within(500, () => writes.length === 1));
+  assert.ok(performance.now() - began < 500, 'written at three lines, not at the 1 s budget');
+  assert.equal(writes[0].payload, 'a\nb\nc\n');
+  writes[0].finish();
+  await Promise.all(first);
 });

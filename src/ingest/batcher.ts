@@ -8,6 +8,12 @@ export interface BatcherOptions {
    * latency budget, LOGSTEAD_GROUP_COMMIT_MS); 0 writes whatever is queued as soon as it can.
    */
   gatherMs: number;
+  /**
+   * Gathering stops once this many lines wait (LOGSTEAD_GROUP_COMMIT_LINES): an insert this large
+   * costs the engine about half of what one of 4,000 lines does a line, and with more senders than
+   * that in flight, waiting for all of them would stop the next insert overlapping their reading.
+   */
+  gatherLines: number;
   /** Whether requests are being read and prepared now, so that their lines are about to be queued. */
   arriving?: () => boolean;
   /** Hears when a write has finished and the queue is shorter (admission lets waiting requests in). */
@@ -36,7 +42,7 @@ const QUIET_MS = 3;
  *
  * Before each write the batcher gathers: while lines are on their way (requests being read, or
  * senders just answered) it waits for them, until the write would be full or the oldest request
- * has waited `gatherMs`. The engine's cost per line falls with the size of its inserts (fewer parts
+ * has waited `gatherMs`, or `gatherLines` wait. The engine's cost per line falls with the size of its inserts (fewer parts
  * to write and merge; docs/performance.md), and without the wait a closed loop of senders settles
  * into two cohorts, each written as half the inserts it could be. A lone request is written once
  * nothing else comes for QUIET_MS.
@@ -109,12 +115,12 @@ export class GroupCommitBatcher {
     }
   }
 
-  /** Waits while more lines are on their way, within the oldest request's budget and the write's size. */
+  /** Waits while more lines are on their way, within the oldest request's budget and gatherLines. */
   private async gather(): Promise<void> {
     const deadline = this.queue[0].queuedAt + this.options.gatherMs;
     for (;;) {
       const now = performance.now();
-      if (this.queuedLines >= this.options.maxBatchLines || now >= deadline) return;
+      if (this.queuedLines >= Math.min(this.options.gatherLines, this.options.maxBatchLines) || now >= deadline) return;
       const quietFor = now - this.lastSign;
       if (quietFor >= QUIET_MS && !this.options.arriving?.()) return;
       await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(QUIET_MS - quietFor, deadline - now))));

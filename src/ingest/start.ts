@@ -16,7 +16,7 @@ import type { PendingLine } from './normalise.js';
 const MAX_READING_BYTES = 64 * 1024 * 1024;
 
 export interface IngestDeps {
-  settings: Pick<Settings, 'maxQueuedLines' | 'ingestWaitMs' | 'maxBatchLines' | 'groupCommitMs' | 'driftToleranceMs'>;
+  settings: Pick<Settings, 'maxQueuedLines' | 'ingestWaitMs' | 'maxBatchLines' | 'groupCommitMs' | 'groupCommitLines' | 'driftToleranceMs'>;
   /** The durable write of a batch of encoded rows (the store's insert). */
   write: (payload: InsertPayload, lines: number) => Promise<void>;
   metaTypes: MetaTypeRegistry;
@@ -57,6 +57,7 @@ export function startIngest(deps: IngestDeps): IngestSubsystem {
   const batcher: GroupCommitBatcher = new GroupCommitBatcher(deps.write, {
     maxBatchLines: settings.maxBatchLines,
     gatherMs: settings.groupCommitMs,
+    gatherLines: settings.groupCommitLines,
     arriving: () => admission.reading,
     onWritten: () => admission.progress(),
   });
