@@ -41,10 +41,10 @@ const QUIET_MS = 3;
  * when the write that carries its lines has finished.
  *
  * Before each write the batcher gathers: while lines are on their way (requests being read, or
- * senders just answered) it waits for them, until the write would be full or the oldest request
- * has waited `gatherMs`, or `gatherLines` wait. The engine's cost per line falls with the size of its inserts (fewer parts
- * to write and merge; docs/performance.md), and without the wait a closed loop of senders settles
- * into two cohorts, each written as half the inserts it could be. A lone request is written once
+ * senders just answered) it waits for them, until `gatherLines` wait or the oldest request has
+ * waited `gatherMs`. The engine's cost per line falls with the size of its inserts (fewer parts to
+ * write and merge; docs/performance.md), and without the wait a closed loop of senders settles
+ * into two cohorts, each written as half the insert it could be. A lone request is written once
  * nothing else comes for QUIET_MS.
  */
 export class GroupCommitBatcher {
