@@ -226,6 +226,9 @@ async function main() {
 
   const sustained = sustainedSeconds > 0 ? await sustainedRun(loadLogstead) : undefined;
 
+  /** Every design's medians, side by side; the current one's are also the top-level figures. */
+  const designSummaries = designs.map((design, index) => designSummary(design.name, byDesign[index], ceiling));
+  const current = designSummaries[designSummaries.length - 1];
   const summary = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -234,18 +237,17 @@ async function main() {
     connections,
     linesPerBody: LINES_PER_BODY,
     ceilingLinesPerSecond: Math.round(median(ceiling.map((r) => r.linesPerSecond))),
-    logsteadLinesPerSecond: Math.round(median(logstead.map((r) => r.linesPerSecond))),
-    ratio: Number((median(logstead.map((r) => r.linesPerSecond)) / median(ceiling.map((r) => r.linesPerSecond))).toFixed(3)),
-    cpuMicrosPerLine: Number(median(logstead.map((r) => r.cpuMicrosPerLine)).toFixed(1)),
+    logsteadLinesPerSecond: current.linesPerSecond,
+    ratio: current.ratio,
+    cpuMicrosPerLine: current.cpuMicrosPerLine,
     ceilingCpuMicrosPerLine: Number(median(ceiling.map((r) => r.cpuMicrosPerLine)).toFixed(1)),
-    p50Ms: Number(median(logstead.map((r) => r.p50Ms)).toFixed(1)),
-    p99Ms: Number(median(logstead.map((r) => r.p99Ms)).toFixed(1)),
+    p50Ms: current.p50Ms,
+    p99Ms: current.p99Ms,
     errors: logstead.reduce((sum, r) => sum + r.errors, 0),
-    maxRssMiB: Math.round(Math.max(...logstead.map((r) => r.maxRssMiB), sustained?.maxRssMiB ?? 0)),
+    maxRssMiB: Math.max(current.maxRssMiB, Math.round(sustained?.maxRssMiB ?? 0)),
     memory: sustained?.memory,
     timeline: sustained?.timeline,
-    /** Every design's medians, side by side (the last is the current one, above). */
-    designs: designs.map((design, index) => designSummary(design.name, byDesign[index], ceiling)),
+    designs: designSummaries,
   };
   console.log('');
   if (designs.length > 1) {
