@@ -1,7 +1,8 @@
 import type { StoredLine } from '../store/types.js';
 import type { ExportRecord, MetaUnindexedReason } from '../wire/types.js';
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+/** Stored JSON text parsed; undefined when empty or not JSON. */
+function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -10,14 +11,20 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** A stored JSON object's text parsed (a line's fields, its extra keys); undefined otherwise. */
+function parseObject(text: string): Record<string, unknown> | undefined {
+  const value = parseJson(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
 /**
  * The exported form of a stored line (spec §2.2 plus level, env, tags and meta). Fields parsed from
  * a JSON line appear at the top level, as in the viewer, but never replace a built-in field.
  */
 export function exportRecord(row: StoredLine): ExportRecord {
+  // Built as one literal, then laid over the parsed fields: a literal that spreads objects first
+  // is built key by key at run time, which made this 7 µs a line, most of an export's time.
   const record: ExportRecord = {
-    ...parseObject(row.fields),
-    ...parseObject(row.extra),
     _id: row.id,
     _ts: row.ts,
     timestamp: new Date(row.ts).toISOString(),
@@ -36,10 +43,14 @@ export function exportRecord(row: StoredLine): ExportRecord {
     env: row.env,
     tags: row.tags,
   };
-  if (row.meta) record.meta = parseObject(row.meta) ?? row.meta;
+  const fields = parseObject(row.fields);
+  const extra = parseObject(row.extra);
+  // Object.assign keeps a parsed key's place when a built-in replaces its value, as a spread did.
+  const exported: ExportRecord = fields || extra ? Object.assign(fields ?? {}, extra, record) : record;
+  if (row.meta) exported.meta = parseJson(row.meta) ?? row.meta;
   // The viewer shows a badge saying why this line's meta cannot be searched as fields.
-  if (row.meta && !row.meta_indexed) record._metaUnindexed = (row.meta_note || 'unknown') as MetaUnindexedReason;
-  return record;
+  if (row.meta && !row.meta_indexed) exported._metaUnindexed = (row.meta_note || 'unknown') as MetaUnindexedReason;
+  return exported;
 }
 
 const records = new WeakMap<StoredLine, ExportRecord>();
