@@ -36,6 +36,7 @@ import { startRepository } from './repository/start.js';
 import { startRetentionPolicy, startRetentionSchedule } from './retention/start.js';
 import type { ConfigKysely } from './repository/open.js';
 import type { Settings } from './settings.js';
+import type { SqlExecutor } from './store/executor.js';
 import type { LogStore } from './store/log-store.js';
 import { startStore } from './store/start.js';
 import { startTail } from './tail/start.js';
@@ -48,6 +49,8 @@ export interface RunningLogstead {
   /** The address the server listens on, e.g. http://127.0.0.1:8080. */
   url: string;
   store: LogStore;
+  /** The log engine itself, for tools that reach past the store (a benchmark drops its caches). */
+  engine: SqlExecutor;
   /** Organisations and keys, in this server's configuration store. */
   accounts: Accounts;
   /** Set when this start created the default organisation. */
@@ -154,6 +157,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
       app: web.app,
       url: server.url,
       store,
+      engine: executor,
       accounts,
       db,
       firstStart,

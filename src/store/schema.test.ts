@@ -154,9 +154,18 @@ test('a word search is served by the text index: the query repeats the index exp
     // With no part to read, the plan reads nothing at all; one line makes it choose.
     await store.insert(Buffer.from(encodeRow({ account: 'a', ts: 1763800000000, id: '1', batch_id: 'b', host: 'h', app: 'a', level: '', env: '', file: '', ip: '', mac: '', tags: [], line: '{"msg":"connection reset, timeout"}', logtype: 'json', fields: '{"msg":"connection reset, timeout"}', meta: '', meta_indexed: false, extra: '', size: 34 })));
     for (const query of ['timeout', 'time', '"connection reset"']) {
-      const { sql, params } = compileQuery(query, null)!;
-      const plan = await executor.rows<{ explain: string }>(`EXPLAIN indexes = 1 SELECT count() FROM logs WHERE ${sql}`, params);
-      assert.ok(plan.some((row) => row.explain.includes('search_tokens')), `${query}: the plan names the text index\n${plan.map((row) => row.explain).join('\n')}`);
+      const condition = compileQuery(query, null)!;
+      // Both forms: prefixes expanded by a subquery in the SQL, and looked up first as LogStore does.
+      const tokens = new Map<string, string[]>();
+      for (const word of condition.prefixes?.words ?? []) {
+        tokens.set(word, (await executor.rows<{ token: string }>(condition.prefixes!.tokensSql, { prefix: word })).map((row) => row.token));
+      }
+      const forms = condition.prefixes ? [condition, condition.prefixes.expanded(tokens)] : [condition];
+      for (const { sql, params } of forms) {
+        const plan = await executor.rows<{ explain: string }>(`EXPLAIN indexes = 1 SELECT count() FROM logs WHERE ${sql}`, params);
+        assert.ok(plan.some((row) => row.explain.includes('search_tokens')), `${query}: the plan names the text index\n${plan.map((row) => row.explain).join('\n')}`);
+      }
+      if (query === 'time') assert.deepEqual(tokens.get('time'), ['timeout'], 'the prefix expands to the stored token');
     }
   } finally {
     await executor.close();

@@ -62,4 +62,15 @@ export interface SqlCondition {
   params: SqlParams;
   /** False when the text index alone decides the condition, so no line is read to test it. */
   readsLines: boolean;
+  /**
+   * Set when the condition tests word prefixes, each expanded to the text index's tokens that
+   * start with it by a subquery inside `sql`. A store that runs `tokensSql` for each word first
+   * (its parameter is {prefix:String}; one token a row) gets from `expanded` the same condition
+   * with those tokens bound, which the engine plans faster.
+   */
+  prefixes?: {
+    words: string[];
+    tokensSql: string;
+    expanded(tokens: ReadonlyMap<string, string[]>): SqlCondition;
+  };
 }
