@@ -17,9 +17,9 @@ export const sqlString = (text: string): string => `'${text.replace(/\\/g, '\\\\
  * only reads and inserts name the Distributed table.
  *
  * Open on a cluster of several shards: a search ending in a prefix expands it from the text
- * index's dictionary in a scalar subquery (query/to-sql.ts), which ClickHouse evaluates once, on
- * the node Logstead talks to, so it sees that node's shard's tokens only. With one shard (any
- * number of replicas) this is exact; with more, it needs verifying on a real cluster.
+ * index's dictionary before the search (LogStore.expanded, query/to-sql.ts), read on the node
+ * Logstead talks to, so it sees that node's shard's tokens only. With one shard (any number of
+ * replicas) this is exact; with more, it needs verifying on a real cluster.
  */
 export interface LogTables {
   /** LOGSTEAD_CLICKHOUSE_CLUSTER, when set. */
