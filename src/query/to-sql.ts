@@ -160,10 +160,10 @@ class SqlCompiler {
   }
 }
 
-/** Compiles a query to a condition on the log table. Agrees with toPredicate on every line. */
 /**
- * The SQL condition for a query. Word prefixes are expanded by subqueries, unless `expansions`
- * gives their tokens; a condition with prefixes says which, and compiles again with their tokens.
+ * Compiles a query to a condition on the log table. Agrees with toPredicate on every line. Word
+ * prefixes are expanded by subqueries, unless `expansions` gives their tokens; a condition with
+ * prefixes says which, and compiles again with their tokens (SqlCondition.prefixes).
  */
 export function toSql(node: QueryNode, expansions?: PrefixExpansions): SqlCondition {
   const compiler = new SqlCompiler(expansions);
