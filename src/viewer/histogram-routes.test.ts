@@ -59,3 +59,16 @@ test('refuses bad buckets and missing keys, and never counts another organisatio
   assert.equal(reply.status, 200);
   assert.deepEqual(reply.json.buckets.map((bucket: { count: number }) => bucket.count), [0, 0]);
 });
+
+test('a range shorter than the buckets asked for has fewer buckets, none starting after its end', async () => {
+  const short = await request(`${server.url}/v1/histogram?from=${START}&to=${START + 1}&buckets=1000`, { headers: { servicekey: server.org.serviceKey } });
+  assert.equal(short.status, 200, short.text);
+  assert.equal(short.json.interval, 1);
+  assert.deepEqual(short.json.buckets.map((bucket: { ts: number; count: number }) => [bucket.ts, bucket.count]), [[START, 1], [START + 1, 0]]);
+  // 1,001 ms in 1,000 buckets: 2 ms each, so 501 of them, the last starting at the range's last ms.
+  const uneven = await request(`${server.url}/v1/histogram?from=${START}&to=${START + 1000}&buckets=1000`, { headers: { servicekey: server.org.serviceKey } });
+  assert.equal(uneven.json.interval, 2);
+  assert.equal(uneven.json.buckets.length, 501);
+  assert.equal(uneven.json.buckets.at(-1).ts, START + 1000);
+  assert.equal(uneven.json.buckets.reduce((sum: number, bucket: { count: number }) => sum + bucket.count, 0), 1);
+});

@@ -17,8 +17,10 @@ export async function histogramRoutes(app: FastifyInstance, deps: { auth: Servic
     const query = request.query as QueryParams;
     const filter = parseLineFilter(query, scope);
     const count = countParam(query, 'buckets', DEFAULT_BUCKETS, MAX_BUCKETS);
-    const bucketMs = Math.max(1, Math.ceil((filter.toMs - filter.fromMs + 1) / count));
-    const buckets: HistogramBucket[] = Array.from({ length: count }, (_, index) => ({
+    const spanMs = filter.toMs - filter.fromMs + 1;
+    const bucketMs = Math.max(1, Math.ceil(spanMs / count));
+    // Fewer buckets than asked when the range is short (a 2 ms range has two 1 ms buckets): none starts after `to`.
+    const buckets: HistogramBucket[] = Array.from({ length: Math.ceil(spanMs / bucketMs) }, (_, index) => ({
       ts: filter.fromMs + index * bucketMs,
       count: 0,
       levels: {},
