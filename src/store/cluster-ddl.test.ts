@@ -117,6 +117,7 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
       "ALTER TABLE logs_distributed ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS meta_note LowCardinality(String) DEFAULT '' AFTER meta_indexed",
       "ALTER TABLE logs ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS restored_until DateTime64(3, 'UTC') DEFAULT 0",
       "ALTER TABLE logs_distributed ON CLUSTER 'c1' ADD COLUMN IF NOT EXISTS restored_until DateTime64(3, 'UTC') DEFAULT 0",
+      "ALTER TABLE logs ON CLUSTER 'c1' MODIFY COLUMN app CODEC(ZSTD(1)), MODIFY COLUMN level CODEC(ZSTD(1)), MODIFY COLUMN logtype CODEC(ZSTD(1)), MODIFY COLUMN meta_indexed CODEC(ZSTD(1)), MODIFY COLUMN size CODEC(T64, ZSTD(1))",
   ];
   assert.equal(ddl.length, expected.length, ddl.join('\n'));
   expected.forEach((start, at) => assert.ok(ddl[at].startsWith(start), `${ddl[at]}\ndoes not start with\n${start}`));

@@ -110,21 +110,28 @@ test('migrations are recorded: a new store applies each once, a reopened one non
   let executor = await openTestExecutor(dir);
   try {
     const first = await migrateLogStore(executor, logTables());
-    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5]);
-    assert.equal(LOG_SCHEMA_VERSION, 5);
+    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5, 6]);
+    assert.equal(LOG_SCHEMA_VERSION, 6);
     assert.deepEqual(await migrateLogStore(executor, logTables()), []);
     const recorded = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5]);
+    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6]);
 
     // A data directory from before the migrations table: its table and lines are kept as they are.
-    await executor.exec(`INSERT INTO logs (account, ts, id, line) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'still here')`);
+    // Its small columns with the codecs tables had before version 6.
+    await executor.exec('ALTER TABLE logs MODIFY COLUMN app CODEC(LZ4), MODIFY COLUMN size CODEC(T64, LZ4)');
+    await executor.exec(`INSERT INTO logs (account, ts, id, app, line, size) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'web', 'still here', 10)`);
     await executor.exec('DROP TABLE schema_migrations');
     await executor.close();
     executor = await openTestExecutor(dir);
     const store = await LogStore.open(executor);
     assert.equal(await store.storedLines('kept'), 1);
+    const codecs = await executor.rows<{ name: string; compression_codec: string }>(
+      "SELECT name, compression_codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name IN ('app', 'size') ORDER BY name",
+    );
+    assert.deepEqual(codecs.map((column) => column.compression_codec), ['CODEC(ZSTD(1))', 'CODEC(T64, ZSTD(1))']);
+    assert.deepEqual((await store.volumeBy({ account: 'kept', fromMs: 0, toMs: 2e12 }, 'app', 5)).map((row) => [row.name, row.bytes]), [['web', 10]]);
     const again = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5]);
+    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6]);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });

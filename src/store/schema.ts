@@ -29,6 +29,13 @@ export const TEXT_INDEX = 'search_tokens';
 const TEXT_INDEX_TYPE = "text(tokenizer = splitByNonAlpha, posting_list_codec = 'bitpacking')";
 
 /**
+ * Columns of a byte or two a row whose values follow no order (an app, a level, a size): ZSTD(1)
+ * stores them in about half of what the default LZ4 does (31 → 17.5 MiB over 10 million of
+ * bench/search's lines, 1.7% of the table), and a GROUP BY level reads them as fast.
+ */
+const SMALL_COLUMN_CODECS = { app: 'ZSTD(1)', level: 'ZSTD(1)', logtype: 'ZSTD(1)', meta_indexed: 'ZSTD(1)', size: 'T64, ZSTD(1)' };
+
+/**
  * The log table's columns and index, written once for every engine. Ordered by (account, ts, id)
  * so every read is a time-range scan inside one organisation; partitioned by day so retention can
  * drop whole days. LowCardinality and ZSTD keep the stored columns small. ts and id use Delta with
@@ -42,21 +49,21 @@ export const LOGS_COLUMN_LIST = `
   id           UInt64 CODEC(Delta, LZ4),
   batch_id     String CODEC(ZSTD(1)),
   host         LowCardinality(String),
-  app          LowCardinality(String),
-  level        LowCardinality(String),
+  app          LowCardinality(String) CODEC(${SMALL_COLUMN_CODECS.app}),
+  level        LowCardinality(String) CODEC(${SMALL_COLUMN_CODECS.level}),
   env          LowCardinality(String),
   file         LowCardinality(String),
   ip           LowCardinality(String),
   mac          LowCardinality(String),
   tags         Array(LowCardinality(String)),
   line         String CODEC(ZSTD(3)),
-  logtype      LowCardinality(String),
+  logtype      LowCardinality(String) CODEC(${SMALL_COLUMN_CODECS.logtype}),
   fields       String CODEC(ZSTD(3)),
   meta         String CODEC(ZSTD(3)),
-  meta_indexed Bool,
+  meta_indexed Bool CODEC(${SMALL_COLUMN_CODECS.meta_indexed}),
   meta_note    LowCardinality(String) DEFAULT '',
   extra        String CODEC(ZSTD(3)),
-  size         UInt32 CODEC(T64, LZ4)`;
+  size         UInt32 CODEC(${SMALL_COLUMN_CODECS.size})`;
 
 const LOGS_COLUMNS = `${LOGS_COLUMN_LIST},
   INDEX ${TEXT_INDEX} ${INDEXED_TEXT} TYPE ${TEXT_INDEX_TYPE}
@@ -112,9 +119,18 @@ ENGINE = ${engine}
 ORDER BY version`;
 }
 
-/** Tables from before merge_selector_base = 10 get it; their codecs stay as they were. */
+/** Tables from before merge_selector_base = 10 get it. */
 export async function applyMergeSetting(executor: SqlExecutor, tables: LogTables): Promise<void> {
   await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING merge_selector_base = 10`);
+}
+
+/**
+ * Tables from before SMALL_COLUMN_CODECS get them. Only the table's metadata changes: parts keep the
+ * codec they were written with until a merge rewrites them.
+ */
+export async function compressSmallColumns(executor: SqlExecutor, tables: LogTables): Promise<void> {
+  const changes = Object.entries(SMALL_COLUMN_CODECS).map(([column, codec]) => `MODIFY COLUMN ${column} CODEC(${codec})`);
+  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} ${changes.join(', ')}`);
 }
 
 /**
