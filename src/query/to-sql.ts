@@ -12,9 +12,19 @@ const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')";
  */
 const MAX_PREFIX_TOKENS = 1000;
 
-/** The index tokens that start with {prefix:String}, one a row; more than MAX_PREFIX_TOKENS means too many. */
-const DICTIONARY_TOKENS = `SELECT DISTINCT token FROM mergeTreeTextIndex(currentDatabase(), '${LOGS_TABLE}', '${TEXT_INDEX}')
-        WHERE startsWith(token, {prefix:String}) LIMIT ${MAX_PREFIX_TOKENS + 1}`;
+/**
+ * Past this many characters of tokens a prefix is scanned for too: a ClickHouse server refuses a
+ * bound parameter over 128 KiB (http_max_field_value_size), and 1,000 long ids come near it.
+ */
+const MAX_PREFIX_TOKEN_CHARACTERS = 64 * 1024;
+
+/** The index tokens that start with the bound prefix, one a row; more than MAX_PREFIX_TOKENS means too many. */
+const dictionaryTokens = (prefixPlaceholder: string) => `SELECT DISTINCT token FROM mergeTreeTextIndex(currentDatabase(), '${LOGS_TABLE}', '${TEXT_INDEX}')
+        WHERE startsWith(token, ${prefixPlaceholder}) LIMIT ${MAX_PREFIX_TOKENS + 1}`;
+
+/** Too many tokens to bind: the text is scanned instead. */
+const tooManyTokens = (tokens: string[]) =>
+  tokens.length > MAX_PREFIX_TOKENS || tokens.reduce((characters, token) => characters + token.length + 3, 0) > MAX_PREFIX_TOKEN_CHARACTERS;
 
 /** Each prefix's index tokens, as DICTIONARY_TOKENS listed them. */
 type PrefixExpansions = ReadonlyMap<string, string[]>;
@@ -107,8 +117,8 @@ class SqlCompiler {
    *
    * The prefix's tokens come from the store when it expanded them first (bound as an array), or
    * else from a scalar subquery evaluated once before the scan. Bound is faster: over 10 million
-   * lines the engine spent 8 ms analysing the subquery's form and 7-9 ms filtering marks by the
-   * primary key beside it, against under 2 and 0.5 ms for an array (docs/performance.md).
+   * lines the engine spent 8-10 ms analysing the subquery's form and up to 9 ms filtering marks by
+   * the primary key beside it, against under 2 and 0.5 ms for an array (docs/performance.md).
    */
   private words(needle: string, mode: MatchMode): string {
     const { whole, prefix, decides } = indexTokens(needle, mode);
@@ -121,7 +131,7 @@ class SqlCompiler {
     if (prefix !== null) {
       this.prefixes.add(prefix);
       const expansion = this.expansions?.get(prefix);
-      if (expansion !== undefined && expansion.length > MAX_PREFIX_TOKENS) {
+      if (expansion !== undefined && tooManyTokens(expansion)) {
         // Too many tokens start with it: the text is scanned.
         this.readsLines = true;
         return `(${[...tests, exact].join(' AND ')})`;
@@ -131,7 +141,7 @@ class SqlCompiler {
         if (expansion.length === 0) return '0';
         tests.push(`hasAnyTokens(${INDEXED_TEXT}, ${this.bind(expansion, 'Array(String)')})`);
       } else {
-        const subquery = `(SELECT groupArray(token) FROM (${DICTIONARY_TOKENS.replace('{prefix:String}', this.bind(prefix, 'String'))}))`;
+        const subquery = `(SELECT groupArray(token) FROM (${dictionaryTokens(this.bind(prefix, 'String'))}))`;
         const tooMany = `length(${subquery}) > ${MAX_PREFIX_TOKENS}`;
         const expanded = `hasAnyTokens(${INDEXED_TEXT}, ${subquery})`;
         if (decides) return `(${expanded} OR (${tooMany} AND ${exact}))`;
@@ -170,7 +180,7 @@ export function toSql(node: QueryNode, expansions?: PrefixExpansions): SqlCondit
   const sql = compiler.compile(node);
   const condition: SqlCondition = { sql, params: compiler.params, readsLines: compiler.readsLines };
   if (!expansions && compiler.prefixes.size > 0) {
-    condition.prefixes = { words: [...compiler.prefixes], tokensSql: DICTIONARY_TOKENS, expanded: (found) => toSql(node, found) };
+    condition.prefixes = { words: [...compiler.prefixes], tokensSql: dictionaryTokens, expanded: (found) => toSql(node, found) };
   }
   return condition;
 }

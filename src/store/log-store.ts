@@ -142,6 +142,9 @@ export class LogStore {
       where.push('hasAny(tags, {tags:Array(String)})');
     }
     if (filter.condition) {
+      // Every public method expands first; a condition that reached here unexpanded would still be
+      // right, only slower, so this catches the method that forgot.
+      if (filter.condition.prefixes) throw new Error('LogStore: a condition with word prefixes must be expanded (this.expanded) before its SQL runs');
       Object.assign(params, filter.condition.params);
       where.push(filter.condition.sql);
     }
@@ -149,18 +152,22 @@ export class LogStore {
   }
 
   /**
-   * The filter with its condition's word prefixes looked up in the text index's dictionary first
-   * (a few ms each), so the search binds their tokens instead of a subquery (SqlCondition.prefixes).
-   * A line stored between the two queries with a token new to the dictionary is not found by this
-   * search, as if the search had started a moment earlier.
+   * The filter with its condition's word prefixes looked up in the text index's dictionary first,
+   * all in one query of a few ms, so the search binds their tokens instead of a subquery
+   * (SqlCondition.prefixes). A line stored between the two queries with a token new to the
+   * dictionary is missed by a search for its word, and returned by one that excludes the word.
    */
   private async expanded<F extends { condition?: SqlCondition }>(filter: F): Promise<F> {
     const prefixes = filter.condition?.prefixes;
     if (!prefixes) return filter;
-    const tokens = new Map<string, string[]>();
-    for (const word of prefixes.words) {
-      const rows = await this.executor.rows<{ token: string }>(prefixes.tokensSql, { prefix: word });
-      tokens.set(word, rows.map((row) => row.token));
+    const params: SqlParams = {};
+    const lookups = prefixes.words.map((word, at) => {
+      params[`prefix${at}`] = word;
+      return `SELECT ${at} AS word, token FROM (${prefixes.tokensSql(`{prefix${at}:String}`)})`;
+    });
+    const tokens = new Map<string, string[]>(prefixes.words.map((word) => [word, []]));
+    for (const row of await this.executor.rows<{ word: string | number; token: string }>(lookups.join(' UNION ALL '), params)) {
+      tokens.get(prefixes.words[Number(row.word)])!.push(row.token);
     }
     return { ...filter, condition: prefixes.expanded(tokens) };
   }

@@ -118,7 +118,7 @@ test('migrations are recorded: a new store applies each once, a reopened one non
 
     // A data directory from before the migrations table: its table and lines are kept as they are.
     // Its small columns with the codecs tables had before version 6.
-    await executor.exec('ALTER TABLE logs MODIFY COLUMN app CODEC(LZ4), MODIFY COLUMN size CODEC(T64, LZ4)');
+    await executor.exec('ALTER TABLE logs MODIFY COLUMN app CODEC(LZ4), MODIFY COLUMN level CODEC(LZ4), MODIFY COLUMN logtype CODEC(LZ4), MODIFY COLUMN meta_indexed CODEC(LZ4), MODIFY COLUMN size CODEC(T64, LZ4)');
     await executor.exec(`INSERT INTO logs (account, ts, id, app, line, size) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'web', 'still here', 10)`);
     await executor.exec('DROP TABLE schema_migrations');
     await executor.close();
@@ -126,9 +126,12 @@ test('migrations are recorded: a new store applies each once, a reopened one non
     const store = await LogStore.open(executor);
     assert.equal(await store.storedLines('kept'), 1);
     const codecs = await executor.rows<{ name: string; compression_codec: string }>(
-      "SELECT name, compression_codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name IN ('app', 'size') ORDER BY name",
+      "SELECT name, compression_codec FROM system.columns WHERE database = currentDatabase() AND table = 'logs' AND name IN ('app', 'level', 'logtype', 'meta_indexed', 'size') ORDER BY name",
     );
-    assert.deepEqual(codecs.map((column) => column.compression_codec), ['CODEC(ZSTD(1))', 'CODEC(T64, ZSTD(1))']);
+    assert.deepEqual(
+      codecs.map((column) => [column.name, column.compression_codec]),
+      [['app', 'CODEC(ZSTD(1))'], ['level', 'CODEC(ZSTD(1))'], ['logtype', 'CODEC(ZSTD(1))'], ['meta_indexed', 'CODEC(ZSTD(1))'], ['size', 'CODEC(T64, ZSTD(1))']],
+    );
     assert.deepEqual((await store.volumeBy({ account: 'kept', fromMs: 0, toMs: 2e12 }, 'app', 5)).map((row) => [row.name, row.bytes]), [['web', 10]]);
     const again = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6]);
@@ -165,7 +168,7 @@ test('a word search is served by the text index: the query repeats the index exp
       // Both forms: prefixes expanded by a subquery in the SQL, and looked up first as LogStore does.
       const tokens = new Map<string, string[]>();
       for (const word of condition.prefixes?.words ?? []) {
-        tokens.set(word, (await executor.rows<{ token: string }>(condition.prefixes!.tokensSql, { prefix: word })).map((row) => row.token));
+        tokens.set(word, (await executor.rows<{ token: string }>(condition.prefixes!.tokensSql('{prefix:String}'), { prefix: word })).map((row) => row.token));
       }
       const forms = condition.prefixes ? [condition, condition.prefixes.expanded(tokens)] : [condition];
       for (const { sql, params } of forms) {

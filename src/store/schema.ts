@@ -31,7 +31,8 @@ const TEXT_INDEX_TYPE = "text(tokenizer = splitByNonAlpha, posting_list_codec = 
 /**
  * Columns of a byte or two a row whose values follow no order (an app, a level, a size): ZSTD(1)
  * stores them in about half of what the default LZ4 does (31 → 17.5 MiB over 10 million of
- * bench/search's lines, 1.7% of the table), and a GROUP BY level reads them as fast.
+ * bench/search's lines, 1.7% of the table), and a GROUP BY level reads them as fast
+ * (bench/results/2026-11-27-session8-before-after.md).
  */
 const SMALL_COLUMN_CODECS = { app: 'ZSTD(1)', level: 'ZSTD(1)', logtype: 'ZSTD(1)', meta_indexed: 'ZSTD(1)', size: 'T64, ZSTD(1)' };
 
@@ -125,8 +126,9 @@ export async function applyMergeSetting(executor: SqlExecutor, tables: LogTables
 }
 
 /**
- * Tables from before SMALL_COLUMN_CODECS get them. Only the table's metadata changes: parts keep the
- * codec they were written with until a merge rewrites them.
+ * Tables from before SMALL_COLUMN_CODECS get them. Only the table's metadata changes (a codec-only
+ * MODIFY COLUMN runs no mutation): parts keep the codec they were written with until a merge
+ * rewrites them, and a day already merged may keep it until retention drops it.
  */
 export async function compressSmallColumns(executor: SqlExecutor, tables: LogTables): Promise<void> {
   const changes = Object.entries(SMALL_COLUMN_CODECS).map(([column, codec]) => `MODIFY COLUMN ${column} CODEC(${codec})`);

@@ -65,12 +65,12 @@ export interface SqlCondition {
   /**
    * Set when the condition tests word prefixes, each expanded to the text index's tokens that
    * start with it by a subquery inside `sql`. A store that runs `tokensSql` for each word first
-   * (its parameter is {prefix:String}; one token a row) gets from `expanded` the same condition
-   * with those tokens bound, which the engine plans faster.
+   * (given the placeholder of the word's bound parameter; one token a row) gets from `expanded`
+   * the same condition with those tokens bound, which the engine plans faster.
    */
   prefixes?: {
     words: string[];
-    tokensSql: string;
+    tokensSql(prefixPlaceholder: string): string;
     expanded(tokens: ReadonlyMap<string, string[]>): SqlCondition;
   };
 }
