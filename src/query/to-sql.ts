@@ -123,8 +123,10 @@ class SqlCompiler {
   private words(needle: string, mode: MatchMode): string {
     const { whole, prefix, decides } = indexTokens(needle, mode);
     // Where the tokens decide, the text is only read past MAX_PREFIX_TOKENS, which prefixes of one
-    // or two characters are likely to reach.
-    if (!decides || (prefix !== null && prefix.length <= 2 && !this.expansions)) this.readsLines = true;
+    // or two characters are likely to reach. Those are also read as if they read lines when their
+    // tokens are bound: the newest lines for the hundreds of tokens of `ti` come faster from the
+    // store's widening windows than from one query over the range (52 against 97 ms over 10 M).
+    if (!decides || (prefix !== null && prefix.length <= 2)) this.readsLines = true;
     const exact = this.wordMatch(SEARCH_TEXT, needle, mode);
     const tests: string[] = [];
     if (whole.length > 0) tests.push(`hasAllTokens(${INDEXED_TEXT}, ${this.bind(whole, 'Array(String)')})`);
