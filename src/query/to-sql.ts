@@ -150,7 +150,8 @@ class SqlCompiler {
         tests.push(`(${expanded} OR ${tooMany})`);
       }
     }
-    if (decides) return tests.length === 1 ? tests[0] : `(${tests.join(' AND ')})`;
+    // Tokens decide only for a lone prefix or whole tokens, never both: one test.
+    if (decides) return tests[0];
     return `(${[...tests, exact].join(' AND ')})`;
   }
 
