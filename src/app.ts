@@ -98,7 +98,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { policy } = await started.add(startRetentionPolicy({ accounts, auth, defaultDays: settings.retentionDays, log }));
     const keptFrom = (account: string) => policy.keptFrom(account);
     const { store, executor } = await started.add(startStore({ settings, keptFrom, log }));
-    const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings) }));
+    const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings), setters: members }));
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
     const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));
@@ -121,11 +121,11 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startOtlpIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, log }));
     const syslog = await started.add(startSyslogIngest({ settings, accounts, intake: ingest.intake, admission: ingest.admission, dropped: countSyslogDrop(metrics), log }));
     const tail = await started.add(startTail({ afterStore: ingest.afterStore, sharedDatabaseUrl: shared ? settings.databaseUrl : undefined, auth, publicUrl, log }));
-    const alerts = await started.add(startAlerts({ db, shared, views, presets, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
+    const alerts = await started.add(startAlerts({ db, shared, views, presets, setters: members, store, afterStore: ingest.afterStore, notify, activity: alertActivity(metrics), auth, log, now }));
     const archive = await started.add(startArchive({ settings: settings.archive, canSeal: !shared || settings.secretKey !== undefined, db, nodeSlot, box: secretBox, store, auth, metrics, log }));
     await started.add(startExport({ settings, db, store, archive: archive.search, outbox: notify.outbox, canEmail: notify.canEmail, accounts, auth, publicUrl, log, now }));
     const indexRate = await started.add(
-      startIndexRate({ db, auth, store, outbox: notify.outbox, messageSettings: () => ({ publicUrl: publicUrl(), pagingUrl: settings.pagingUrl }), now, log }),
+      startIndexRate({ db, auth, store, setters: members, outbox: notify.outbox, messageSettings: () => ({ publicUrl: publicUrl(), pagingUrl: settings.pagingUrl }), now, log }),
     );
     const { usage } = await started.add(startUsage({ store, policy, auth }));
     // The session answer tells the viewer the retention and whether the organisation archives, so it can offer a restore.

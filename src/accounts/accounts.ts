@@ -27,6 +27,8 @@ export interface KeySummary {
   type: KeyType;
   /** Unix ms, as Mezmo's keys API reports it. */
   created: number;
+  /** The member who made it over the API, whose role and scope bound it; null for full rights. */
+  madeBy: string | null;
 }
 
 export interface AccountSummary {
@@ -57,6 +59,8 @@ export class UnknownOrganisation extends AccountError {
 export interface ActiveKey {
   account: string;
   keyId: string;
+  /** The member whose current role and scope bound it; null for a key of full rights. */
+  madeBy: string | null;
 }
 
 /**
@@ -78,7 +82,7 @@ export class Accounts {
         db
           .selectFrom('api_keys as k')
           .innerJoin('accounts as a', 'a.account', 'k.account')
-          .select(['k.account', 'k.id'])
+          .select(['k.account', 'k.id', 'k.made_by'])
           .where('k.key_hash', '=', keyHash)
           .where('k.type', '=', type as KeyType)
           .where('k.revoked_at', 'is', null)
@@ -91,7 +95,7 @@ export class Accounts {
         db
           .selectFrom('api_keys as k')
           .innerJoin('accounts as a', 'a.account', 'k.account')
-          .select(['k.account', 'a.deactivated_at'])
+          .select(['k.account', 'k.made_by', 'a.deactivated_at'])
           .where('k.id', '=', keyId)
           .where('k.revoked_at', 'is', null)
           .where('a.active', '=', 1),
@@ -107,7 +111,7 @@ export class Accounts {
   /** The account and id of an active key of this type, or null (unknown, revoked or inactive). */
   async findActiveKey(key: string, type: KeyType): Promise<ActiveKey | null> {
     const [row] = await this.activeKey(hashKey(key), type);
-    return row ? { account: row.account, keyId: row.id } : null;
+    return row ? { account: row.account, keyId: row.id, madeBy: row.made_by } : null;
   }
 
   /**
@@ -117,9 +121,18 @@ export class Accounts {
    * ended stays ended after the organisation is reactivated.
    */
   async keyIsLive(keyId: string, openedAt?: number): Promise<boolean> {
+    return (await this.liveKeyMaker(keyId, openedAt)) !== undefined;
+  }
+
+  /**
+   * A live key's maker (as keyIsLive decides live): the member whose role and scope bound it, or
+   * null for a key of full rights; undefined when the key may no longer act.
+   */
+  async liveKeyMaker(keyId: string, openedAt?: number): Promise<string | null | undefined> {
     const [key] = await this.liveKey(keyId);
-    if (key === undefined) return false;
-    return openedAt === undefined || key.deactivated_at === null || key.deactivated_at < openedAt;
+    if (key === undefined) return undefined;
+    const live = openedAt === undefined || key.deactivated_at === null || key.deactivated_at < openedAt;
+    return live ? key.made_by : undefined;
   }
 
   async createAccount(name: string): Promise<NewAccount> {
@@ -154,14 +167,15 @@ export class Accounts {
     return created;
   }
 
-  async createKey(account: string, type: KeyType, name = ''): Promise<NewKey> {
+  /** Makes a key; `madeBy` names the member whose role and scope bound it (null: full rights, as the CLI's). */
+  async createKey(account: string, type: KeyType, name = '', madeBy: string | null = null): Promise<NewKey> {
     if (type !== 'ingestion' && type !== 'service') {
       throw new AccountError(`A key type is "ingestion" or "service", not "${type}".`);
     }
     if (!(await this.db.selectFrom('accounts').select('account').where('account', '=', account).executeTakeFirst())) {
       throw new UnknownOrganisation(account);
     }
-    return insertKey(this.db, account, type, name);
+    return insertKey(this.db, account, type, name, madeBy);
   }
 
   /** Revokes a key given either its id or the key itself. Returns false when nothing matched. */
@@ -181,10 +195,10 @@ export class Accounts {
   }
 
   async listKeys(account: string, type?: KeyType): Promise<KeySummary[]> {
-    let query = this.db.selectFrom('api_keys').select(['id', 'name', 'type', 'created_at']).where('account', '=', account).where('revoked_at', 'is', null);
+    let query = this.db.selectFrom('api_keys').select(['id', 'name', 'type', 'created_at', 'made_by']).where('account', '=', account).where('revoked_at', 'is', null);
     if (type !== undefined) query = query.where('type', '=', type);
     const rows = await query.orderBy('created_at').orderBy('id').execute();
-    return rows.map((row) => ({ id: row.id, name: row.name, type: row.type, created: Date.parse(row.created_at) }));
+    return rows.map((row) => ({ id: row.id, name: row.name, type: row.type, created: Date.parse(row.created_at), madeBy: row.made_by }));
   }
 
   async getKey(account: string, id: string): Promise<KeySummary | undefined> {
@@ -281,6 +295,15 @@ async function insertAccount(db: ConfigKysely, name: string): Promise<NewAccount
   };
 }
 
+/**
+ * Revokes the service keys a member made, and ends the sessions those keys opened, inside the
+ * transaction that removes the member: a key never outlives the person whose rights bound it.
+ */
+export async function revokeKeysMadeBy(trx: ConfigKysely, memberId: string): Promise<void> {
+  const made = await trx.selectFrom('api_keys').select('id').where('made_by', '=', memberId).where('revoked_at', 'is', null).execute();
+  for (const key of made) await revokeIn(trx, key.id);
+}
+
 /** Revokes a live key and ends the viewer sessions it opened; says whether it was live. */
 async function revokeIn(trx: ConfigKysely, id: string): Promise<boolean> {
   const result = await trx.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
@@ -288,9 +311,9 @@ async function revokeIn(trx: ConfigKysely, id: string): Promise<boolean> {
   return Number(result.numUpdatedRows) > 0;
 }
 
-async function insertKey(db: ConfigKysely, account: string, type: KeyType, name: string): Promise<NewKey> {
+async function insertKey(db: ConfigKysely, account: string, type: KeyType, name: string, madeBy: string | null = null): Promise<NewKey> {
   const key = newSecretKey();
   const id = newId();
-  await db.insertInto('api_keys').values({ id, account, type, name, key_hash: hashKey(key), created_at: new Date().toISOString() }).execute();
+  await db.insertInto('api_keys').values({ id, account, type, name, key_hash: hashKey(key), created_at: new Date().toISOString(), made_by: madeBy }).execute();
   return { id, account, type, name, key };
 }

@@ -36,7 +36,7 @@ export function startAccounts(deps: { db: ConfigKysely }): AccountsSubsystem {
     members,
     groups,
     routes: async (app) => {
-      await app.register(keyRoutes, { auth, accounts });
+      await app.register(keyRoutes, { auth, accounts, makers: members });
     },
     close: async () => {},
   };

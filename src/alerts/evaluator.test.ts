@@ -10,6 +10,7 @@ import { AlertState } from './alert-state.js';
 import type { ConfigDatabase, ConfigKysely } from '../repository/open.js';
 import { openTestConfig } from '../testing/config-database.js';
 import { Presets } from '../views/presets.js';
+import { Members } from '../people/members.js';
 import { Views } from '../views/views.js';
 import type { StoredLine } from '../store/types.js';
 import { type AlertEvent, AlertEvaluator } from './evaluator.js';
@@ -54,7 +55,7 @@ beforeEach(async () => {
   account = (await new Accounts(db).createAccount('a')).account;
   views = new Views(db);
   presets = new Presets(db);
-  rules = new AlertRules(views, presets);
+  rules = new AlertRules(views, presets, new Members(db));
   await rules.load();
   clock = T0;
   fired = [];

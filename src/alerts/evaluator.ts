@@ -70,19 +70,26 @@ export class AlertEvaluator {
     this.activity.evaluated('lines');
     const now = this.now();
     const work: Array<{ rule: ViewRule; channelRule: ChannelRule; matched: StoredLine[] }> = [];
-    const activeViews: ViewRule[] = [];
+    // Where activity is kept: each view's, and each channel's that carries fewer lines than its view.
+    const active = new Set<string>();
     for (const rule of rules) {
       const matched = rows.filter(rule.matches);
       if (matched.length === 0) continue;
-      activeViews.push(rule);
-      for (const channelRule of rule.channels) work.push({ rule, channelRule, matched });
+      active.add(rule.viewid);
+      for (const channelRule of rule.channels) {
+        // Only the lines its setter may see count towards, and go out with, a bounded channel.
+        const carried = channelRule.carries ? matched.filter(channelRule.carries) : matched;
+        if (carried.length === 0) continue;
+        active.add(channelRule.activityKey);
+        work.push({ rule, channelRule, matched: carried });
+      }
     }
-    if (activeViews.length === 0) return 0;
+    if (active.size === 0) return 0;
     const fired = await this.state.locked(
       work.map((item) => item.channelRule.key),
       async (tx) => {
         const fires: PendingFire[] = [];
-        for (const rule of activeViews) await tx.noteActivity(rule.viewid, rule.account, now);
+        for (const key of active) await tx.noteActivity(key, account, now);
         for (const { rule, channelRule, matched } of work) {
           const state = await this.current(tx, rule, channelRule, now, fires);
           state.count += matched.length;
@@ -112,7 +119,7 @@ export class AlertEvaluator {
         live.add(channelRule.key);
         const window = stored.get(channelRule.key);
         const ended = window !== undefined && window.windowStart + channelRule.intervalMs <= now;
-        const absenceToWatch = !window && channelRule.channel.operator === 'absence' && isActiveAt(lastLines.get(rule.viewid), now);
+        const absenceToWatch = !window && channelRule.channel.operator === 'absence' && isActiveAt(lastLines.get(channelRule.activityKey), now);
         if (ended || absenceToWatch) due.push({ rule, channelRule });
       }
     }
@@ -174,7 +181,7 @@ export class AlertEvaluator {
     const { channel } = channelRule;
     const end = state.windowStart + channelRule.intervalMs;
     this.activity.evaluated('window');
-    const active = isActiveAt(await tx.lastLineAt(rule.viewid), end);
+    const active = isActiveAt(await tx.lastLineAt(channelRule.activityKey), end);
     const kind = firesAtWindowEnd(channel, state.count, state.firedImmediate, active);
     return kind ? this.event(tx, rule, channelRule, state, kind, end) : null;
   }
@@ -187,6 +194,8 @@ export class AlertEvaluator {
       query: rule.query,
       channel: channelRule.channel,
       presetid: channelRule.presetid,
+      held: channelRule.held,
+      scopes: channelRule.scopes,
       kind,
       windowStart: state.windowStart,
       windowEnd: state.windowStart + channelRule.intervalMs,

@@ -7,6 +7,7 @@ import type { ConfigKysely } from '../repository/open.js';
 import type { LogStore } from '../store/log-store.js';
 import type { Presets } from '../views/presets.js';
 import type { Views } from '../views/views.js';
+import type { SetterDirectory } from '../views/setters.js';
 import { AlertState } from './alert-state.js';
 import { backtestRoutes } from './backtest-routes.js';
 import { type AlertActivity, AlertEvaluator } from './evaluator.js';
@@ -26,6 +27,8 @@ export interface AlertsDeps {
   shared: boolean;
   views: Views;
   presets: Presets;
+  /** Where channels' setters are read (the members), whose scopes bound what each channel carries. */
+  setters: SetterDirectory;
   store: LogStore;
   afterStore: AfterStore;
   notify: Pick<NotifySubsystem, 'enqueueAlert' | 'outbox'>;
@@ -43,7 +46,7 @@ export interface AlertsDeps {
  * one transaction; notify delivers them. Also POST /v1/alerts/backtest.
  */
 export async function startAlerts(deps: AlertsDeps): Promise<Subsystem & { evaluator: AlertEvaluator }> {
-  const rules = new AlertRules(deps.views, deps.presets);
+  const rules = new AlertRules(deps.views, deps.presets, deps.setters);
   await rules.load();
   const evaluator = new AlertEvaluator(new AlertState(deps.db), rules, (event, trx) => deps.notify.enqueueAlert(event, trx), deps.now, {
     ...deps.activity,

@@ -21,6 +21,8 @@ export interface EmailExportRequest {
   subject?: string;
   /** The key that asked (directly or through a viewer session): the link dies with it. */
   keyId: string;
+  /** Who asked (service-auth's setterOf): the delivery log shows a scoped member only their own exports. */
+  setBy: string;
 }
 
 export interface EmailExportsOptions {
@@ -161,6 +163,6 @@ ${attach ? '<p>The file is also attached.</p>' : ''}
       text,
       html,
       ...(attach ? { attachments: [{ filename, content: content.toString('base64'), encoding: 'base64' as const }] } : {}),
-    });
+    }, undefined, { setBy: request.setBy });
   }
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ServiceAuth } from '../http/service-auth.js';
+import { type ServiceAuth, setterOf } from '../http/service-auth.js';
 import { errors } from '../http/errors.js';
 import type { LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
@@ -72,7 +72,7 @@ export async function exportRoutes(app: FastifyInstance, deps: ExportDeps): Prom
       if (!EMAIL.test(email.trim())) throw errors.invalidParameter(`Parameter "email" must be an e-mail address, got "${email}".`);
       if (!deps.canEmail) throw errors.invalidParameter('This server cannot send e-mail (LOGSTEAD_SMTP_URL is not set); omit "email" to stream the lines.');
       const subject = oneParam(query, 'emailSubject')?.trim().slice(0, 256);
-      const id = deps.emailExports.start({ filter: { ...filter, account }, size, prefer, email: email.trim(), subject, keyId: principal.keyId }, (error) =>
+      const id = deps.emailExports.start({ filter: { ...filter, account }, size, prefer, email: email.trim(), subject, keyId: principal.keyId, setBy: setterOf(principal) }, (error) =>
         request.log.error({ err: error }, 'e-mail export failed'),
       );
       return { status: 'ok', id, message: `The export is being prepared and will be e-mailed to ${email.trim()}.` };

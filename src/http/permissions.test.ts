@@ -36,6 +36,9 @@ test('the declared permissions follow the roles: reads read, configuration write
     'POST /v1/config/view': 'write',
     'PUT /v1/config/view/:viewid': 'write',
     'DELETE /v1/config/presetalert/:presetid': 'write',
+    // Taking over a channel makes the caller the setter of its target: an admin's act (issue 39).
+    'POST /v1/config/view/:viewid/alerts/:alertid/takeover': 'admin',
+    'POST /v1/config/presetalert/:presetid/alerts/:alertid/takeover': 'admin',
     'POST /v1/config/categories/:type': 'write',
     'GET /v1/config/keys': 'admin',
     'POST /v1/config/keys': 'admin',

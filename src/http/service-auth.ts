@@ -10,6 +10,7 @@ export const SESSION_COOKIE = 'logstead_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** A member's credential id, in the place a key's id goes: what they open ends when they are removed. */
 const MEMBER_CREDENTIAL = 'member:';
+export const memberCredential = (memberId: string): string => `${MEMBER_CREDENTIAL}${memberId}`;
 
 function sameToken(given: unknown, expected: string): boolean {
   if (typeof given !== 'string') return false;
@@ -34,14 +35,20 @@ export interface Principal {
   role: Role;
   /** The member behind a person's session. */
   member?: { id: string; email: string };
+  /**
+   * The member who made the service key behind this request, when a member made it: the key then
+   * holds that member's current role and scope, never more (issue 39).
+   */
+  maker?: { id: string; email: string };
   /** The searches that limit which lines this principal sees; null for every line. */
   scope: AccessScope;
 }
 
 /** Where keys are looked up (the configuration's accounts); declared here so http depends on no store. */
 export interface KeyDirectory {
-  findActiveKey(key: string, type: 'service'): Promise<{ account: string; keyId: string } | null>;
-  keyIsLive(keyId: string, openedAt?: number): Promise<boolean>;
+  findActiveKey(key: string, type: 'service'): Promise<{ account: string; keyId: string; madeBy: string | null } | null>;
+  /** A live key's maker (null: a key of full rights); undefined once the key may no longer act. */
+  liveKeyMaker(keyId: string, openedAt?: number): Promise<string | null | undefined>;
 }
 
 /** Where viewer sessions are looked up. */
@@ -73,7 +80,9 @@ export class ServiceAuth {
   /** Whether a credential id (a key's, or a member's) may still act; with `openedAt`, also not deactivated since. */
   async credentialIsLive(keyId: string, openedAt?: number): Promise<boolean> {
     if (keyId.startsWith(MEMBER_CREDENTIAL)) return (await this.members.access(keyId.slice(MEMBER_CREDENTIAL.length))) !== undefined;
-    return this.accounts.keyIsLive(keyId, openedAt);
+    const maker = await this.accounts.liveKeyMaker(keyId, openedAt);
+    if (maker === undefined) return false;
+    return maker === null || (await this.members.access(maker)) !== undefined;
   }
 
   /**
@@ -85,7 +94,8 @@ export class ServiceAuth {
       const session = await this.sessions.get(principal.sessionId);
       return session && (await this.fromSession(session, principal.sessionId));
     }
-    return (await this.credentialIsLive(principal.keyId, openedAt)) ? principal : undefined;
+    if (principal.keyId.startsWith(MEMBER_CREDENTIAL)) return (await this.credentialIsLive(principal.keyId, openedAt)) ? principal : undefined;
+    return this.fromKey(principal.account, principal.keyId, await this.accounts.liveKeyMaker(principal.keyId, openedAt));
   }
 
   /** Whether what a principal opened may go on: its session (if any) is alive and its key or member live. */
@@ -124,8 +134,9 @@ export class ServiceAuth {
     const keys = presentedKeys(request, { header: 'servicekey', query: 'servicekey' });
     if (keys.length > 0) {
       const key = keys.length === 1 ? await this.accounts.findActiveKey(keys[0], 'service') : null;
-      if (!key) throw errors.unauthorized();
-      return { principal: { account: key.account, keyId: key.keyId, role: 'owner', scope: null } };
+      const principal = key ? await this.fromKey(key.account, key.keyId, key.madeBy) : undefined;
+      if (!principal) throw errors.unauthorized();
+      return { principal };
     }
     const sessionId = request.cookies?.[SESSION_COOKIE];
     const session = sessionId ? await this.sessions.get(sessionId) : undefined;
@@ -135,9 +146,38 @@ export class ServiceAuth {
   }
 
   private async fromSession(session: Session, sessionId: string): Promise<Principal | undefined> {
-    if (session.memberId === null) return { account: session.account, keyId: session.keyId, sessionId, role: 'owner', scope: null };
+    if (session.memberId === null) {
+      const principal = await this.fromKey(session.account, session.keyId, await this.accounts.liveKeyMaker(session.keyId));
+      return principal && { ...principal, sessionId };
+    }
     const member = await this.members.access(session.memberId);
     if (!member || member.account !== session.account) return undefined;
-    return { account: member.account, keyId: `${MEMBER_CREDENTIAL}${member.id}`, sessionId, role: member.role, member: { id: member.id, email: member.email }, scope: member.scope };
+    return { account: member.account, keyId: memberCredential(member.id), sessionId, role: member.role, member: { id: member.id, email: member.email }, scope: member.scope };
   }
+
+  /**
+   * A service key's principal: full rights when no member made it (the CLI, or a key of full
+   * rights); otherwise its maker's role and scope now, and nothing once the maker is gone.
+   */
+  private async fromKey(account: string, keyId: string, madeBy: string | null | undefined): Promise<Principal | undefined> {
+    if (madeBy === undefined) return undefined;
+    if (madeBy === null) return { account, keyId, role: 'owner', scope: null };
+    const maker = await this.members.access(madeBy);
+    if (!maker || maker.account !== account) return undefined;
+    return { account, keyId, role: maker.role, scope: maker.scope, maker: { id: maker.id, email: maker.email } };
+  }
+}
+
+/**
+ * The credential that answers for what a principal sets up (a channel's target, a delivery):
+ * `member:<id>` for a person, or for a key a member made; a key's own id for a key of full rights.
+ */
+export function setterOf(principal: Principal): string {
+  const person = principal.member ?? principal.maker;
+  return person ? memberCredential(person.id) : principal.keyId;
+}
+
+/** The member id in a setter credential (setterOf), or null for a key of full rights. */
+export function setterMember(setter: string): string | null {
+  return setter.startsWith(MEMBER_CREDENTIAL) ? setter.slice(MEMBER_CREDENTIAL.length) : null;
 }

@@ -635,6 +635,7 @@ const PROBES: Probe[] = [
   // A missing view is Mezmo's "Nothing to configure" 400 on PUT.
   { route: 'PUT /v1/config/view/:viewid', does: "replaces B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}`, body: { name: INTRUDER, query: 'x' } }), allowed: [400, ...refused] },
   { route: 'DELETE /v1/config/view/:viewid', does: "deletes B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}` }), allowed: refused },
+  { route: 'POST /v1/config/view/:viewid/alerts/:alertid/takeover', does: "takes over a channel of B's view", auth: 'service', request: (t) => ({ path: `/v1/config/view/${t.viewid}/alerts/any/takeover`, body: {} }), allowed: refused },
 
   // Preset alerts.
   { route: 'GET /v1/config/presetalert', does: 'lists presets', auth: 'service', request: (t) => ({ path: `/v1/config/presetalert?account=${t.account}` }), allowed: [200], bSees: true },
@@ -642,6 +643,7 @@ const PROBES: Probe[] = [
   { route: 'POST /v1/config/presetalert', does: "creates a preset naming B's account", auth: 'service', request: (t) => ({ path: '/v1/config/presetalert', body: { name: INTRUDER, account: t.account } }), allowed: [200, 400], createsOwn: true },
   { route: 'PUT /v1/config/presetalert/:presetid', does: "replaces B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}`, body: { name: INTRUDER } }), allowed: refused },
   { route: 'DELETE /v1/config/presetalert/:presetid', does: "deletes B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}` }), allowed: refused },
+  { route: 'POST /v1/config/presetalert/:presetid/alerts/:alertid/takeover', does: "takes over a channel of B's preset", auth: 'service', request: (t) => ({ path: `/v1/config/presetalert/${t.presetid}/alerts/any/takeover`, body: {} }), allowed: refused },
 
   // Categories.
   // Parsing rules.

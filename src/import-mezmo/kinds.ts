@@ -5,7 +5,7 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import type { ConfigKysely } from '../repository/open.js';
 import { CATEGORY_TYPES, Categories, type CategoryType } from '../views/categories.js';
 import { parseCategoryName } from '../views/category-routes.js';
-import { type Channel, INTEGRATIONS, channelsSchema, prepareChannels, withAlertIds } from '../views/channels.js';
+import { type Channel, INTEGRATIONS, channelsSchema, prepareChannels, withAlertIds, withSetters } from '../views/channels.js';
 import { parsePresetBody } from '../views/preset-routes.js';
 import { Presets } from '../views/presets.js';
 import { parseViewBody, viewFilters } from '../views/view-routes.js';
@@ -125,6 +125,8 @@ export function reasonOf(error: unknown): string {
 }
 
 /** Fields a channel is carried with; Mezmo's others (Slack colours, PagerDuty auto-resolve, schedules) are reported. */
+/** A channel's bookkeeping as a source shows it (its id; a Logstead source's setter and held reason): not carried, not reported. */
+const CHANNEL_BOOKKEEPING = ['alertid', 'setter', 'held'];
 const CHANNEL_FIELDS = ['integration', 'operator', 'triggerlimit', 'triggerinterval', 'immediate', 'terminal', 'emails', 'timezone', 'url', 'method', 'headers', 'bodyTemplate', 'key'];
 
 /**
@@ -150,7 +152,7 @@ function carryChannels(raw: unknown, partly: (part: string, reason: string) => v
     const dropped: string[] = [];
     for (const [field, value] of Object.entries(channel as SourceItem)) {
       if (CHANNEL_FIELDS.includes(field)) kept[field] = value;
-      else if (field !== 'alertid' && value !== null && value !== '' && value !== false) dropped.push(field);
+      else if (!CHANNEL_BOOKKEEPING.includes(field) && value !== null && value !== '' && value !== false) dropped.push(field);
     }
     try {
       const [checked] = validate<Array<Omit<Channel, 'alertid'>>>(channelsSchema, prepareChannels([kept]));
@@ -250,12 +252,12 @@ const presets: ResourceKind<PresetInput> = {
   },
   async unchanged(id, input, local) {
     const preset = await local.presets.get(local.account, id);
-    return preset !== undefined && preset.name === input.name && canonical(withAlertIds(input.channels, preset.channels)) === canonical(preset.channels);
+    return preset !== undefined && preset.name === input.name && canonical(importedChannels(input.channels, preset.channels)) === canonical(preset.channels);
   },
   async update(id, input, local) {
     const before = await local.presets.get(local.account, id);
     // An unchanged channel keeps its alertid, and so its alert window.
-    const after = await local.presets.replace(local.account, id, input.name, withAlertIds(input.channels, before?.channels ?? []));
+    const after = await local.presets.replace(local.account, id, input.name, importedChannels(input.channels, before?.channels ?? []));
     await local.record('presetalert', 'update', id, before, after);
   },
 };
@@ -334,6 +336,12 @@ const views: ResourceKind<ViewInput> = {
   },
 };
 
+/**
+ * Imported channels: an unchanged one keeps its alertid (and so its alert window) and its setter;
+ * a new or changed target is the operator's, of full rights.
+ */
+const importedChannels = (channels: Array<Omit<Channel, 'alertid'>>, previous: Channel[]) => withSetters(withAlertIds(channels, previous), previous, undefined);
+
 async function viewColumns(input: ViewInput, local: LocalConfig, previous: Channel[]) {
   const preset = input.presetName === null ? undefined : (await local.presets.list(local.account)).find((candidate) => candidate.name.trim() === input.presetName);
   return {
@@ -341,7 +349,7 @@ async function viewColumns(input: ViewInput, local: LocalConfig, previous: Chann
     filters: viewFilters(input.body),
     categoryIds: await local.categories.idsForNames(local.account, input.body.category ?? []),
     presetid: preset?.presetid ?? null,
-    channels: withAlertIds(input.body.channels ?? [], previous),
+    channels: importedChannels(input.body.channels ?? [], previous),
     // Imported by the operator, as a service key saves: the alerts see the whole organisation.
     accessScope: null,
     savedBy: null,

@@ -19,7 +19,12 @@ export interface IndexRateConfig {
   frequency: 'hourly' | 'daily';
   enabled: boolean;
   channels: { email: string[]; pagerduty: string[]; slack: string[]; webhook: IndexRateWebhook[] };
+  /** Who set where it sends (service-auth's setterOf); it sends only while that setter may read every line. Not shown. */
+  setBy?: string;
 }
+
+/** Whether two configurations send to the same places with the same content. */
+export const sameChannels = (a: IndexRateConfig, b: IndexRateConfig): boolean => JSON.stringify(a.channels) === JSON.stringify(b.channels);
 
 /** What GET answers before the organisation has set one: off, with nothing to send to. */
 export const UNSET: IndexRateConfig = {
@@ -103,8 +108,9 @@ export function readConfig(body: unknown, validate: <T>(schema: Joi.Schema, body
 
 /** As Mezmo reads it back: a webhook's bodyTemplate as JSON text. */
 export function configForRead(config: IndexRateConfig): Record<string, unknown> {
+  const { setBy: _setBy, ...shown } = config;
   return {
-    ...config,
+    ...shown,
     channels: {
       ...config.channels,
       webhook: config.channels.webhook.map((hook) => ({ ...hook, ...(hook.bodyTemplate ? { bodyTemplate: JSON.stringify(hook.bodyTemplate) } : {}) })),

@@ -6,6 +6,7 @@ import { type TestServer, eventually, request, startTestServer } from '../testin
 import { startHttpReceiver, startSmtpReceiver } from '../testing/receivers.js';
 import { IndexRateAlerts } from './config.js';
 import { IndexRateMonitor } from './monitor.js';
+import { Members } from '../people/members.js';
 
 /**
  * The index-rate alert, as Mezmo's /v1/config/index-rate: validated as its Terraform provider sends
@@ -214,7 +215,7 @@ describe('firing', () => {
     await ingest(org, 3);
     // Four monitors on the one configuration database and store, as four nodes have.
     const { db, store, outbox } = server.running;
-    const nodes = Array.from({ length: 4 }, () => new IndexRateMonitor({ db, alerts: new IndexRateAlerts(db), store, outbox, messageSettings: () => ({ publicUrl: server.url, pagingUrl: `${hooks.url}/pagerduty` }), now: () => clock, log: console as never }));
+    const nodes = Array.from({ length: 4 }, () => new IndexRateMonitor({ db, alerts: new IndexRateAlerts(db), store, outbox, setters: new Members(db), messageSettings: () => ({ publicUrl: server.url, pagingUrl: `${hooks.url}/pagerduty` }), now: () => clock, log: console as never }));
     const fired = await Promise.all(nodes.map((node) => node.tick()));
     // At most one of them (none, if this server's own check came first).
     assert.ok(fired.reduce((sum, count) => sum + count, 0) <= 1, `fired ${fired}`);

@@ -5,6 +5,7 @@ import { renderBodyTemplate } from '../notify/body-template.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { LogStore } from '../store/log-store.js';
 import type { IndexRateAlerts, IndexRateConfig } from './config.js';
+import { type SetterDirectory, SetterLookup } from '../views/setters.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -52,6 +53,17 @@ export interface IndexRateMonitorDeps {
   messageSettings: () => { publicUrl: string; pagingUrl: string };
   now: () => number;
   log: FastifyBaseLogger;
+  /** Where the alert's setter is read: it sends only while they may read every line. */
+  setters: SetterDirectory;
+}
+
+/** Why an index-rate alert whose setter is now scoped sends nothing. */
+export const SETTER_SCOPED = 'held: the member who set where the index-rate alert sends is now limited by an access scope, and it counts every line; an unscoped admin saving it again takes it over';
+
+/** Why the alert sends nothing, if it does not: its setter is gone, or may no longer read every line. */
+async function heldBecause(config: IndexRateConfig, setters: SetterDirectory): Promise<string | null> {
+  const standing = await new SetterLookup(setters).standing(config.setBy);
+  return standing.held ?? (standing.scope === null ? null : SETTER_SCOPED);
 }
 
 /**
@@ -84,6 +96,7 @@ export class IndexRateMonitor {
     const read = reading(config, new Map(windows.map((window) => [window.windowStart, window.count])), periodStart);
     if (!fires(config, read)) return false;
     const messages = indexRateMessages(account, config, read, this.deps.messageSettings());
+    const held = await heldBecause(config, this.deps.setters);
     return this.deps.db.transaction().execute(async (trx) => {
       // The claim: only the node whose update finds the period unfired sends.
       const claimed = await trx
@@ -93,7 +106,7 @@ export class IndexRateMonitor {
         .where((eb) => eb.or([eb('fired_period', 'is', null), eb('fired_period', '<', periodStart)]))
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return false;
-      for (const message of messages) await this.deps.outbox.enqueue(account, null, message, trx);
+      for (const message of messages) await this.deps.outbox.enqueue(account, null, message, trx, { setBy: config.setBy, held });
       return true;
     });
   }

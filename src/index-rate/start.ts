@@ -7,6 +7,7 @@ import type { LogStore } from '../store/log-store.js';
 import { IndexRateAlerts } from './config.js';
 import { IndexRateMonitor } from './monitor.js';
 import { indexRateRoutes } from './routes.js';
+import type { SetterDirectory } from '../views/setters.js';
 
 /** How often each node checks the index rates: a period passing its limit is noticed within this. */
 const CHECK_MS = 10_000;
@@ -19,6 +20,8 @@ export interface IndexRateDeps {
   messageSettings: () => { publicUrl: string; pagingUrl: string };
   now: () => number;
   log: FastifyBaseLogger;
+  /** Where the alert's setter is read (the members). */
+  setters: SetterDirectory;
 }
 
 /** The index-rate alert: its route, and the monitor that fires it (monitor.ts). */

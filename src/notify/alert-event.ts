@@ -1,4 +1,5 @@
 import type { Channel } from '../views/channels.js';
+import type { AccessScope } from '../query/access-scope.js';
 
 /*
  * What an alert that fired hands to delivery. The evaluator (alerts/) makes these and notify/
@@ -17,6 +18,10 @@ export interface AlertEvent {
   query: string;
   channel: Channel;
   presetid: string | null;
+  /** Why nothing is sent to the channel's target (its setter is gone): the fire is recorded, not delivered. */
+  held: string | null;
+  /** The access scopes that bound what it carries (the view's, the setter's), for the delivery log. */
+  scopes: AccessScope[];
   kind: FireKind;
   windowStart: number;
   windowEnd: number;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryLogEntry } from '../wire/types.js';
 import { type ConfigKysely, onPostgres } from '../repository/open.js';
+import { type AccessScope, scopeWithin } from '../query/access-scope.js';
 
 export interface NewDelivery {
   account: string;
@@ -9,6 +10,18 @@ export interface NewDelivery {
   target: string;
   /** The message as JSON: whatever node sends it needs nothing else. */
   message: string;
+  /** Who set the target: `member:<id>` or a key's id (service-auth's setterOf); null for the server's own. */
+  setBy?: string | null;
+  /** The access scopes that bound what it carries; empty or absent: unbounded. */
+  scopes?: AccessScope[];
+  /** Why it is not sent (its setter is gone): recorded as failed, with that reason as its one attempt. */
+  held?: string | null;
+}
+
+/** Who reads the delivery log, when their scope limits it: they see their own deliveries, and those bounded inside their scope. */
+export interface DeliveryReader {
+  setBy: string;
+  scope: AccessScope;
 }
 
 export interface ClaimedDelivery {
@@ -17,6 +30,8 @@ export interface ClaimedDelivery {
   attempts: number;
   /** This claim's token: recording the outcome or renewing the claim needs it. */
   token: string;
+  /** Who set its target; the delivery stops if that member is gone by the time it is sent. */
+  setBy: string | null;
 }
 
 export interface AttemptOutcome {
@@ -43,6 +58,7 @@ export class Deliveries {
 
   /** Queues a delivery, inside `trx` when given (the transaction that decided to send it). */
   async enqueue(delivery: NewDelivery, now: number, trx: ConfigKysely = this.db): Promise<number> {
+    const held = delivery.held ?? null;
     const row = await trx
       .insertInto('deliveries')
       .values({
@@ -50,16 +66,21 @@ export class Deliveries {
         fire_id: delivery.fireId,
         integration: delivery.integration,
         target: delivery.target,
-        message: delivery.message,
-        status: 'pending',
-        attempts: 0,
+        // A held delivery keeps no lines: nothing will ever send them.
+        message: held === null ? delivery.message : '{}',
+        status: held === null ? 'pending' : 'failed',
+        attempts: held === null ? 0 : 1,
         next_attempt_at: now,
         created_at: now,
         updated_at: now,
+        set_by: delivery.setBy ?? null,
+        scope_json: delivery.scopes?.length ? JSON.stringify(delivery.scopes) : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return Number(row.id);
+    const id = Number(row.id);
+    if (held !== null) await trx.insertInto('delivery_attempts').values({ delivery_id: id, at: now, outcome: 'held', detail: held, status_code: null }).execute();
+    return id;
   }
 
   /** Claims up to `limit` due deliveries until `now + leaseMs`. */
@@ -67,7 +88,7 @@ export class Deliveries {
     return this.db.transaction().execute(async (trx) => {
       let due = trx
         .selectFrom('deliveries')
-        .select(['id', 'message', 'attempts'])
+        .select(['id', 'message', 'attempts', 'set_by'])
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
@@ -88,7 +109,7 @@ export class Deliveries {
           rows.map((row) => row.id),
         )
         .execute();
-      return rows.map((row) => ({ id: Number(row.id), message: row.message, attempts: Number(row.attempts), token }));
+      return rows.map((row) => ({ id: Number(row.id), message: row.message, attempts: Number(row.attempts), token, setBy: row.set_by }));
     });
   }
 
@@ -133,15 +154,30 @@ export class Deliveries {
     });
   }
 
-  /** An organisation's recent deliveries with every attempt, newest first; only one view's when `viewid` is given. */
-  async log(account: string, limit: number, viewid?: string): Promise<DeliveryLogEntry[]> {
+  /**
+   * An organisation's recent deliveries with every attempt, newest first; only one view's when
+   * `viewid` is given. A `reader` whose scope limits them sees only their own deliveries (the
+   * targets they set, the exports they asked for) and those whose content is bounded inside their
+   * scope: no count, target or name of a view whose lines they may not see.
+   */
+  async log(account: string, limit: number, viewid?: string, reader?: DeliveryReader): Promise<DeliveryLogEntry[]> {
     let query = this.db
       .selectFrom('deliveries as d')
       .leftJoin('alert_fires as f', 'f.id', 'd.fire_id')
-      .select(['d.id', 'd.integration', 'd.target', 'd.status', 'd.created_at', 'd.updated_at', 'f.viewid', 'f.alertid', 'f.kind', 'f.window_start', 'f.matches'])
+      .select(['d.id', 'd.integration', 'd.target', 'd.status', 'd.created_at', 'd.updated_at', 'd.set_by', 'd.scope_json', 'f.viewid', 'f.alertid', 'f.kind', 'f.window_start', 'f.matches'])
       .where('d.account', '=', account);
     if (viewid !== undefined) query = query.where('f.viewid', '=', viewid);
-    const rows = await query.orderBy('d.id', 'desc').limit(limit).execute();
+    if (reader) query = query.where((eb) => eb.or([eb('d.set_by', '=', reader.setBy), eb.and([eb('d.fire_id', 'is not', null), eb('d.scope_json', 'is not', null)])]));
+    const visible = (row: { set_by: string | null; scope_json: string | null }) =>
+      !reader || row.set_by === reader.setBy || (JSON.parse(row.scope_json ?? '[]') as AccessScope[]).some((scope) => scopeWithin(scope, reader.scope));
+    const rows: Awaited<ReturnType<typeof query.execute>> = [];
+    // Read in pages until `limit` visible rows are found: a scoped reader skips others' deliveries.
+    for (let before = Number.MAX_SAFE_INTEGER; rows.length < limit; ) {
+      const page = await query.where('d.id', '<', before).orderBy('d.id', 'desc').limit(limit).execute();
+      rows.push(...page.filter(visible).slice(0, limit - rows.length));
+      if (page.length < limit) break;
+      before = Number(page[page.length - 1].id);
+    }
     const ids = rows.map((row) => Number(row.id));
     const attempts = ids.length
       ? await this.db

@@ -3,7 +3,7 @@ import { type Channel, channelSchema, prepareChannels } from '../views/channels.
 import type { Views } from '../views/views.js';
 import { validate } from '../http/validation.js';
 import { errors } from '../http/errors.js';
-import type { ServiceAuth } from '../http/service-auth.js';
+import { type ServiceAuth, setterOf } from '../http/service-auth.js';
 import { type QueryParams, countParam, oneParam } from '../http/filter-params.js';
 import type { TestSendResult } from '../wire/types.js';
 import type { SendResult } from './http-send.js';
@@ -24,11 +24,13 @@ export interface AlertRouteDeps {
 export async function deliveryRoutes(app: FastifyInstance, deps: AlertRouteDeps): Promise<void> {
   /** GET /v1/alerts/deliveries[?viewid&limit]: an organisation's notification deliveries and every attempt. */
   app.get('/v1/alerts/deliveries', { config: { permission: 'read' } }, async (request) => {
-    const account = await deps.auth.account(request);
+    const principal = await deps.auth.principal(request);
     const query = request.query as QueryParams;
     const viewid = oneParam(query, 'viewid');
     if (viewid !== undefined && viewid.trim() === '') throw errors.invalidParameter('Parameter "viewid" must name a view.');
-    return deps.outbox.log(account, countParam(query, 'limit', 100, 1000), viewid);
+    // A scoped reader sees their own deliveries and those bounded inside their scope (deliveries.ts).
+    const reader = principal.scope === null ? undefined : { setBy: setterOf(principal), scope: principal.scope };
+    return deps.outbox.log(principal.account, countParam(query, 'limit', 100, 1000), viewid, reader);
   });
 
   /**

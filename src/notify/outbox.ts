@@ -1,4 +1,4 @@
-import type { Deliveries } from './deliveries.js';
+import type { Deliveries, DeliveryReader, NewDelivery } from './deliveries.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { DeliveryLogEntry } from '../wire/types.js';
 import type { SendResult } from './http-send.js';
@@ -13,7 +13,18 @@ export interface OutboxOptions {
   attempted?: (integration: DeliveryMessage['integration'], outcome: 'delivered' | 'failed' | 'retry') => void;
   /** Hears of a failure to read or write the outbox (the database did not answer); must not throw. */
   failed?: (error: unknown) => void;
+  /**
+   * Whether whoever set a delivery's target may still send it: a removed member's deliveries stop
+   * at once, even those queued or retrying, at every node (issue 39). Absent: every setter may.
+   */
+  setterStanding?: (setBy: string) => Promise<boolean>;
 }
+
+/** Who answers for a delivery and what bounds it (deliveries.ts). */
+export type DeliveryBounds = Pick<NewDelivery, 'setBy' | 'scopes' | 'held'>;
+
+/** What a delivery whose setter is gone records instead of being sent. */
+export const SETTER_GONE_DETAIL = 'held: the member who set this target was removed or can no longer sign in; nothing was sent';
 
 export type { DeliveryLogEntry };
 
@@ -53,8 +64,8 @@ export class Outbox {
   }
 
   /** Queues a message, inside `trx` when given (the transaction that decided to send it). */
-  async enqueue(account: string, fireId: number | null, message: DeliveryMessage, trx?: ConfigKysely): Promise<number> {
-    const id = await this.deliveries.enqueue({ account, fireId, integration: message.integration, target: deliveryTarget(message), message: JSON.stringify(message) }, this.now(), trx);
+  async enqueue(account: string, fireId: number | null, message: DeliveryMessage, trx?: ConfigKysely, bounds: DeliveryBounds = {}): Promise<number> {
+    const id = await this.deliveries.enqueue({ account, fireId, integration: message.integration, target: deliveryTarget(message), message: JSON.stringify(message), ...bounds }, this.now(), trx);
     // After the transaction commits, in the usual case; a kick before that finds nothing and the poll catches it.
     setImmediate(() => this.kick());
     return id;
@@ -114,7 +125,7 @@ export class Outbox {
     if (room > 0) {
       for (const row of await this.deliveries.claimDue(now, room, CLAIM_MS)) {
         if (this.stopped) break;
-        void this.attempt(row.id, row.token, JSON.parse(row.message), row.attempts);
+        void this.attempt(row.id, row.token, JSON.parse(row.message), row.attempts, row.setBy);
       }
     }
     // Every slot busy: the send that ends first kicks again, so no short timer is needed.
@@ -129,12 +140,14 @@ export class Outbox {
     this.timer.unref();
   }
 
-  private async attempt(id: number, token: string, message: DeliveryMessage, attempts: number): Promise<void> {
+  private async attempt(id: number, token: string, message: DeliveryMessage, attempts: number, setBy: string | null): Promise<void> {
     this.inFlight.set(id, token);
     try {
       let result: SendResult;
+      let held = false;
       try {
-        result = await this.send(message);
+        held = setBy !== null && this.options.setterStanding !== undefined && !(await this.options.setterStanding(setBy));
+        result = held ? { ok: false, retry: false, detail: SETTER_GONE_DETAIL } : await this.send(message);
       } catch (error) {
         result = { ok: false, retry: true, detail: (error as Error).message };
       }
@@ -145,7 +158,7 @@ export class Outbox {
       try {
         const recorded = await this.deliveries.recordAttempt(id, token, {
           at: now,
-          outcome: result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed',
+          outcome: held ? 'held' : result.ok ? 'delivered' : result.retry && !giveUp ? 'will retry' : 'failed',
           detail: result.detail,
           statusCode: result.status ?? null,
           status: result.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
@@ -167,7 +180,7 @@ export class Outbox {
   }
 
   /** An organisation's recent deliveries with every attempt, newest first; only one view's when `viewid` is given. */
-  log(account: string, limit: number, viewid?: string): Promise<DeliveryLogEntry[]> {
-    return this.deliveries.log(account, limit, viewid);
+  log(account: string, limit: number, viewid?: string, reader?: DeliveryReader): Promise<DeliveryLogEntry[]> {
+    return this.deliveries.log(account, limit, viewid, reader);
   }
 }

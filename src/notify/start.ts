@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AlertEvent } from './alert-event.js';
-import type { ServiceAuth } from '../http/service-auth.js';
+import { type ServiceAuth, setterMember } from '../http/service-auth.js';
 import type { Subsystem } from '../lib/subsystem.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { Settings } from '../settings.js';
@@ -50,6 +50,8 @@ export function startNotify(deps: NotifyDeps): NotifySubsystem {
     maxAttempts: settings.deliveryMaxAttempts,
     attempted: deps.attempted,
     failed: (error) => deps.log.error({ err: error }, 'the delivery outbox could not reach the configuration database'),
+    // A member's targets stop with them; a key of full rights is the organisation's, not a person's.
+    setterStanding: (setBy) => (setterMember(setBy) === null ? Promise.resolve(true) : deps.auth.credentialIsLive(setBy)),
   });
   const messageSettings = () => ({ publicUrl: deps.publicUrl(), pagingUrl: settings.pagingUrl });
   outbox.start();
@@ -57,7 +59,7 @@ export function startNotify(deps: NotifyDeps): NotifySubsystem {
     outbox,
     canEmail: deliveryAbilities(settings).canEmail,
     async enqueueAlert(event, trx) {
-      await outbox.enqueue(event.account, event.fireId, alertMessage(event, messageSettings()), trx);
+      await outbox.enqueue(event.account, event.fireId, alertMessage(event, messageSettings()), trx, { setBy: event.channel.setBy, scopes: event.scopes, held: event.held });
     },
     routes: async (app) => {
       await app.register(deliveryRoutes, { auth: deps.auth, outbox, views: deps.views, send, messageSettings, now: deps.now });

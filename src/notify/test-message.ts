@@ -16,6 +16,8 @@ export function testAlertEvent(input: { account: string; viewid: string; viewNam
     query: input.query,
     channel,
     presetid: null,
+    held: null,
+    scopes: [],
     kind: channel.operator === 'absence' ? 'absence' : 'immediate',
     windowStart: now - 60_000,
     windowEnd: now,

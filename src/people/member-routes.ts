@@ -125,6 +125,8 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
       if (error instanceof MemberError) throw memberError(error);
       throw error;
     }
+    // The channels they set stop at once (and at other nodes within a second; deliveries check too).
+    await deps.scopes.removed(account);
     return { deleted: true };
   });
 }

@@ -3,6 +3,7 @@ import type { ConfigKysely } from '../repository/open.js';
 import type { ConfigTables } from '../repository/tables.js';
 import type { AccessScope } from '../query/access-scope.js';
 import { newId } from '../lib/ids.js';
+import { revokeKeysMadeBy } from '../accounts/accounts.js';
 import type { Role } from '../http/permissions.js';
 import type { Member } from '../wire/types.js';
 
@@ -103,7 +104,10 @@ export class Members {
     return { member: (await this.get(account, email))!, demoted: result.demoted };
   }
 
-  /** Removes a member with their group memberships and one-time links; the last owner stays. */
+  /**
+   * Removes a member with their group memberships, one-time links, sessions and the service keys
+   * they made; the last owner stays.
+   */
   async delete(account: string, email: string): Promise<ConfigTables['members'] | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
@@ -112,6 +116,7 @@ export class Members {
       await trx.deleteFrom('group_members').where('member_id', '=', row.id).execute();
       await trx.deleteFrom('one_time_links').where('member_id', '=', row.id).execute();
       await trx.deleteFrom('sessions').where('member_id', '=', row.id).execute();
+      await revokeKeysMadeBy(trx, row.id);
       await trx.deleteFrom('members').where('id', '=', row.id).execute();
       return row;
     });

@@ -5,6 +5,8 @@ import type { Members } from './members.js';
 /** Where views are told a member's scope changed (views/views.ts). */
 export interface ScopedViews {
   followScope(memberId: string, scope: AccessScope): Promise<void>;
+  /** The people of an organisation changed (scopes, removals): its alert rules read their channels' setters again. */
+  peopleChanged(account: string): Promise<void>;
 }
 
 /**
@@ -25,6 +27,18 @@ export class ScopeFollower {
   /** One member's groups changed: their views follow, and their organisation's tails are told. */
   async member(memberId: string): Promise<void> {
     await this.following([memberId]);
+  }
+
+  /**
+   * A member of `account` was removed: the channels they set are held and the tails they opened
+   * end, from now on at this node (and at others at their next reload of the rules, within a second).
+   */
+  async removed(account: string): Promise<void> {
+    try {
+      await this.views.peopleChanged(account);
+    } finally {
+      this.accessChanged(account);
+    }
   }
 
   /** The members of a group, by id: read before the group changes or goes, then passed to `allOf`. */
@@ -55,6 +69,7 @@ export class ScopeFollower {
         changed.add(access.account);
         await this.views.followScope(id, access.scope);
       }
+      for (const account of changed) await this.views.peopleChanged(account);
     } finally {
       for (const account of changed) this.accessChanged(account);
     }

@@ -33,3 +33,15 @@ export function sameScope(a: AccessScope, b: AccessScope): boolean {
   if (a === null || b === null) return a === b;
   return a.length === b.length && a.every((search, index) => search === b[index]);
 }
+
+/**
+ * Whether every line `inner` lets through is one `outer` lets through, as far as their searches
+ * show without reading lines: `outer` is every line, or each of `inner`'s searches is one of
+ * `outer`'s. Conservative: a scope it cannot prove inside is taken as outside.
+ */
+export function scopeWithin(inner: AccessScope, outer: AccessScope): boolean {
+  if (outer === null) return true;
+  if (inner === null) return false;
+  const held = new Set(outer.map((term) => JSON.stringify(term)));
+  return inner.every((term) => held.has(JSON.stringify(term)));
+}

@@ -429,6 +429,18 @@ const restoreControl: Step = ({ ms, dialect }) => {
 const restoreFilters: Step = () => ['ALTER TABLE archive_restores ADD COLUMN filters_json TEXT'];
 
 /**
+ * Who set what (issue 39): the member a service key was made by, whose role and scope bound it;
+ * and for each delivery, the credential that set its target (`member:<id>` or a key's id) and the
+ * scopes that bound what it carries, so that a removed member's deliveries stop and the delivery
+ * log shows a scoped member only what lies inside their scope.
+ */
+const setters: Step = () => [
+  'ALTER TABLE api_keys ADD COLUMN made_by TEXT',
+  'ALTER TABLE deliveries ADD COLUMN set_by TEXT',
+  'ALTER TABLE deliveries ADD COLUMN scope_json TEXT',
+];
+
+/**
  * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
  * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
  */
@@ -445,6 +457,7 @@ const steps: Record<string, Step> = {
   '0006_parsers': parsers,
   '0007_restore_control': restoreControl,
   '0008_restore_filters': restoreFilters,
+  '0009_setters': setters,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

@@ -25,6 +25,8 @@ export interface ConfigTables {
     key_hash: string;
     created_at: string;
     revoked_at: string | null;
+    /** The member who made it over the API, whose current role and scope bound it; null for full rights (the CLI, an unbounded key). */
+    made_by: string | null;
   };
   meta_field_types: {
     account: string;
@@ -123,6 +125,10 @@ export interface ConfigTables {
     claimed_by: number | null;
     /** Names one claim: only its holder may record the outcome or renew it. */
     claim_token: string | null;
+    /** Who set the target: `member:<id>` or a key's id; a member's deliveries stop once they are removed. */
+    set_by: string | null;
+    /** JSON list of the access scopes that bound what it carries (the view's, its setter's); null: unbounded. */
+    scope_json: string | null;
   };
   delivery_attempts: {
     id: Generated<number>;

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { errors } from '../http/errors.js';
 import { nestedDeeperThan } from '../lib/json-depth.js';
 import { newId } from '../lib/ids.js';
 
@@ -25,7 +26,16 @@ export interface Channel {
   headers?: Record<string, string>;
   bodyTemplate?: Record<string, unknown>;
   key?: string;
+  /**
+   * Who set this channel's target: `member:<id>` (a person, or a key a member made) or a key's id
+   * (a key of full rights). What it carries is bounded by that setter's scope now (issue 39).
+   * Absent on channels saved before setters were recorded, and on channels an operator imported.
+   */
+  setBy?: string;
 }
+
+/** What a masked secret reads as; sent back unchanged, it keeps the stored secret. */
+export const MASK = '********';
 
 export const isPaging = (integration: string) => integration === 'incidentpaging' || integration === 'pagerduty';
 
@@ -148,6 +158,8 @@ export function prepareChannels(raw: unknown): unknown {
     const prepared: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(channel)) {
       if (value === '' || value === null) continue;
+      // Read-only facts of a channel that clients send back with the rest of what they read.
+      if (key === 'setBy' || key === 'setter' || key === 'held') continue;
       prepared[key] = value;
     }
     if (typeof prepared.triggerinterval === 'number') prepared.triggerinterval = String(prepared.triggerinterval);
@@ -164,10 +176,66 @@ export function prepareChannels(raw: unknown): unknown {
 }
 
 const sameSettings = (a: Omit<Channel, 'alertid'>, b: Omit<Channel, 'alertid'>) => {
-  const { alertid: _a, ...left } = a as Channel;
-  const { alertid: _b, ...right } = b as Channel;
+  const { alertid: _a, setBy: _sa, ...left } = a as Channel;
+  const { alertid: _b, setBy: _sb, ...right } = b as Channel;
   return JSON.stringify(left, Object.keys(left).sort()) === JSON.stringify(right, Object.keys(right).sort());
 };
+
+/** A channel's settings that say when it fires; every other setting says where and what it sends. */
+const RULE_SETTINGS = new Set(['operator', 'triggerlimit', 'triggerinterval', 'immediate', 'terminal']);
+
+/** Where a channel sends and what with: its settings but the rule's. */
+function target(channel: Omit<Channel, 'alertid'>): string {
+  const kept = Object.entries(channel).filter(([key]) => !RULE_SETTINGS.has(key) && key !== 'alertid' && key !== 'setBy');
+  return JSON.stringify(kept.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * Records who set each channel's target. A channel whose target is unchanged (the same alertid,
+ * the same destination and content settings) keeps its setter, whoever saved it this time: an
+ * unscoped person's edit of a view does not widen what a scoped member's webhook receives. A new
+ * target is the writer's. `legacySetter` stands for a channel saved before setters were recorded
+ * (a view's last saver); `writer` undefined (an operator's import) records none: full rights.
+ */
+export function withSetters(channels: Channel[], previous: Channel[], writer: string | undefined, legacySetter?: string): Channel[] {
+  const before = new Map(previous.map((channel) => [channel.alertid, channel]));
+  return channels.map((channel) => {
+    const { setBy: _sent, ...settings } = channel;
+    const old = before.get(channel.alertid);
+    const setBy = old && target(old) === target(settings) ? (old.setBy ?? legacySetter) : writer;
+    return setBy === undefined ? settings : { ...settings, setBy };
+  });
+}
+
+/**
+ * Puts the stored secrets back where a client sent the mask (it read the channel masked and sent
+ * it back): a header value or paging key of `MASK` keeps the secret of the channel with the same
+ * alertid. A mask with nothing to stand for is refused, so `********` is never stored as a secret.
+ */
+export function restoreMasked<T extends Omit<Channel, 'alertid'> & { alertid?: string }>(channels: T[], previous: Channel[], label = 'channels'): T[] {
+  const before = new Map(previous.map((channel) => [channel.alertid, channel]));
+  return channels.map((channel, index) => {
+    const old = channel.alertid === undefined ? undefined : before.get(channel.alertid);
+    const unknown = (key: string) =>
+      errors.validationFailed([{ message: `"${label}[${index}].${key}" is the mask ${MASK}: send the secret itself, or the channel's alertid to keep the stored one`, key: `${label}[${index}].${key}`, field: key }]);
+    const restored = { ...channel };
+    if (channel.key === MASK) {
+      if (old?.key === undefined) throw unknown('key');
+      restored.key = old.key;
+    }
+    if (channel.headers && Object.values(channel.headers).includes(MASK)) {
+      restored.headers = Object.fromEntries(
+        Object.entries(channel.headers).map(([name, value]) => {
+          if (value !== MASK) return [name, value];
+          const kept = old?.headers?.[name];
+          if (kept === undefined) throw unknown(`headers.${name}`);
+          return [name, kept];
+        }),
+      );
+    }
+    return restored;
+  });
+}
 
 /**
  * Gives each validated channel its server-side alertid. On a replace, a channel keeps the id of the
@@ -200,10 +268,18 @@ const FIELD_ORDER: Array<keyof Channel> = [
   'emails', 'timezone', 'url', 'method', 'headers', 'bodyTemplate', 'key',
 ];
 
-export function channelForRead(channel: Channel): Record<string, unknown> {
+/**
+ * A channel as clients read it. `masked` (for a reader who may not change it, a readonly member)
+ * shows its secrets, the webhook's header values and the paging key, as MASK.
+ */
+export function channelForRead(channel: Channel, masked = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of FIELD_ORDER) if (channel[field] !== undefined) out[field] = channel[field];
   if (channel.bodyTemplate) out.bodyTemplate = JSON.stringify(channel.bodyTemplate);
+  if (masked) {
+    if (channel.headers) out.headers = Object.fromEntries(Object.keys(channel.headers).map((name) => [name, MASK]));
+    if (channel.key !== undefined) out.key = MASK;
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@ import type { ServiceAuth } from '../http/service-auth.js';
 import type { Categories } from './categories.js';
 import type { DeliveryAbilities } from './channel-warnings.js';
 import type { Presets } from './presets.js';
+import type { SetterDirectory } from './setters.js';
 import type { Views } from './views.js';
 
 /** What the routes of views, preset alerts and categories work on. */
@@ -12,4 +13,6 @@ export interface ViewRoutesDeps {
   categories: Categories;
   /** What deliveries can do here, for the warnings a saved view gets. */
   delivery: DeliveryAbilities;
+  /** Where channels' setters are read (the members). */
+  setters: SetterDirectory;
 }

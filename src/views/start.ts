@@ -5,6 +5,7 @@ import { Categories } from './categories.js';
 import { categoryRoutes } from './category-routes.js';
 import type { DeliveryAbilities } from './channel-warnings.js';
 import { presetRoutes } from './preset-routes.js';
+import type { SetterDirectory } from './setters.js';
 import { Presets } from './presets.js';
 import { viewRoutes } from './view-routes.js';
 import { Views } from './views.js';
@@ -18,10 +19,10 @@ export interface ViewsSubsystem extends Subsystem {
  * Views (saved searches) with their alert channels, preset alerts and categories, and the
  * configuration API that serves them: /v1/config/view, /v1/config/presetalert, /v1/config/categories.
  */
-export function startViews(deps: { db: ConfigKysely; auth: ServiceAuth; delivery: DeliveryAbilities }): ViewsSubsystem {
+export function startViews(deps: { db: ConfigKysely; auth: ServiceAuth; delivery: DeliveryAbilities; setters: SetterDirectory }): ViewsSubsystem {
   const views = new Views(deps.db);
   const presets = new Presets(deps.db);
-  const routesDeps = { auth: deps.auth, views, presets, categories: new Categories(deps.db), delivery: deps.delivery };
+  const routesDeps = { auth: deps.auth, views, presets, categories: new Categories(deps.db), delivery: deps.delivery, setters: deps.setters };
   return {
     views,
     presets,

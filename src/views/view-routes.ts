@@ -2,13 +2,15 @@ import Joi from 'joi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../http/errors.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
-import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, withAlertIds } from './channels.js';
+import { type Channel, channelForRead, channelForWrite, channelsSchema, prepareChannels, restoreMasked, withAlertIds, withSetters } from './channels.js';
 import { channelWarnings } from './channel-warnings.js';
 import { fieldLabel } from '../http/field-labels.js';
 import { validate } from '../http/validation.js';
 import type { View, ViewFilters } from './views.js';
 import type { ViewRoutesDeps } from './deps.js';
-import type { Principal } from '../http/service-auth.js';
+import { type Principal, setterOf } from '../http/service-auth.js';
+import { SetterLookup, legacySetter } from './setters.js';
+import { takeoverRoute } from './takeover.js';
 
 const list = Joi.array().items(Joi.string().max(512)).max(1000);
 
@@ -77,9 +79,14 @@ export function viewFilters(body: ViewBody): ViewFilters {
 export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Promise<void> {
   const { auth, views, presets, categories } = deps;
 
-  /** Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories. */
-  const readBody = async (account: string, principal: Principal, request: FastifyRequest, previous: Channel[] = []) => {
+  /**
+   * Validates a POST or PUT body into what the store keeps; refuses unknown presets and categories.
+   * Each channel keeps the setter of its unchanged target, or gets the writer as setter.
+   */
+  const readBody = async (account: string, principal: Principal, request: FastifyRequest, existing?: View) => {
     const body = parseViewBody(request.body);
+    const previous = existing?.channels ?? [];
+    const sent = restoreMasked(body.channels ?? [], previous);
     if (body.presetid && !(await presets.get(account, body.presetid))) {
       throw errors.validationFailed([{ message: `"presetid" must be the id of an existing preset alert`, key: 'presetid', field: fieldLabel(['presetid']) }]);
     }
@@ -89,7 +96,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
       filters,
       categoryIds: await categories.idsForNames(account, (body.category ?? []).filter(Boolean)),
       presetid: body.presetid ?? null,
-      channels: withAlertIds(body.channels ?? [], previous),
+      channels: withSetters(withAlertIds(sent, previous), previous, setterOf(principal), legacySetter(existing?.savedBy ?? null)),
       // Whoever saves a view lends it their scope, and it follows theirs from then on: its alerts
       // never count or send what they cannot see.
       accessScope: principal.scope,
@@ -97,10 +104,16 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     };
   };
 
-  /** A view as clients read it, in the read or the write dialect of its channels. */
-  const present = async (view: View, dialect: 'read' | 'write') => {
+  /**
+   * A view as clients read it, in the read or the write dialect of its channels, each with its
+   * setter (and why it is held, if it is). A readonly reader sees the channels' secrets masked.
+   */
+  const present = async (view: View, dialect: 'read' | 'write', reader: Principal, setters = new SetterLookup(deps.setters)) => {
     const preset = view.presetid ? await presets.get(view.account, view.presetid) : undefined;
-    const format = dialect === 'read' ? channelForRead : channelForWrite;
+    const masked = reader.role === 'readonly';
+    const format = (channel: Channel) => (dialect === 'read' ? channelForRead(channel, masked) : channelForWrite(channel));
+    const own = view.channels.map((channel) => ({ ...channel, setBy: channel.setBy ?? legacySetter(view.savedBy) }));
+    const channels = await Promise.all([...own, ...(preset?.channels ?? [])].map((channel) => setters.described(channel, format(channel))));
     return {
       viewid: view.viewid,
       name: view.name,
@@ -112,7 +125,7 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
       category: await categories.namesForIds(view.account, view.categoryIds),
       description: view.filters.description ?? '',
       // A preset's channels are shown on the view, as Mezmo does; the view's own come first.
-      channels: [...view.channels, ...(preset?.channels ?? [])].map(format),
+      channels,
       presetids: preset ? [preset.presetid] : [],
       ...(dialect === 'write' && preset ? { presetid: preset.presetid } : {}),
       account: view.account,
@@ -123,26 +136,27 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
   };
 
   app.get('/v1/config/view', { config: { permission: 'read' } }, async (request) => {
-    const account = await auth.account(request);
-    return Promise.all((await views.list(account)).map((view) => present(view, 'read')));
+    const principal = await auth.principal(request);
+    const setters = new SetterLookup(deps.setters);
+    return Promise.all((await views.list(principal.account)).map((view) => present(view, 'read', principal, setters)));
   });
 
   app.get<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'read' } }, async (request) => {
-    const account = await auth.account(request);
-    const view = await views.get(account, request.params.viewid);
+    const principal = await auth.principal(request);
+    const view = await views.get(principal.account, request.params.viewid);
     if (!view) throw errors.notFound();
-    return present(view, 'read');
+    return present(view, 'read', principal);
   });
 
   /** The write answer, with warnings about channels that will not deliver when there are any. */
-  const saved = async (view: View) => {
+  const saved = async (view: View, writer: Principal) => {
     const warnings = await channelWarnings(view.channels, deps.delivery);
-    return { ...(await present(view, 'write')), ...(warnings.length ? { warnings } : {}) };
+    return { ...(await present(view, 'write', writer)), ...(warnings.length ? { warnings } : {}) };
   };
 
   app.post('/v1/config/view', { config: { permission: 'write', audit: 'view' } }, async (request) => {
     const principal = await auth.principal(request);
-    return saved(await views.create(principal.account, await readBody(principal.account, principal, request)));
+    return saved(await views.create(principal.account, await readBody(principal.account, principal, request)), principal);
   });
 
   app.put<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write', audit: 'view' } }, async (request) => {
@@ -150,9 +164,19 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     const { account } = principal;
     const existing = await views.get(account, request.params.viewid);
     if (!existing) throw errors.nothingToConfigure();
-    const replaced = await views.replace(account, request.params.viewid, await readBody(account, principal, request, existing.channels));
+    const replaced = await views.replace(account, request.params.viewid, await readBody(account, principal, request, existing));
     if (!replaced) throw errors.nothingToConfigure();
-    return saved(replaced);
+    return saved(replaced, principal);
+  });
+
+  // An admin takes over a view's own channel: they become the setter of its target (issue 39).
+  takeoverRoute(app, auth, '/v1/config/view/:viewid/alerts/:alertid/takeover', 'view', async (principal, viewid, alertid) => {
+    const view = await views.get(principal.account, viewid);
+    const channel = view?.channels.find((candidate) => candidate.alertid === alertid);
+    if (!view || !channel) return undefined;
+    const channels = view.channels.map((candidate) => (candidate === channel ? { ...candidate, setBy: setterOf(principal) } : candidate));
+    const replaced = await views.replace(principal.account, viewid, { ...view, channels });
+    return replaced && present(replaced, 'read', principal);
   });
 
   app.delete<{ Params: { viewid: string } }>('/v1/config/view/:viewid', { config: { permission: 'write', audit: 'view' } }, async (request) => {

@@ -110,8 +110,8 @@ export class Views {
 
   /**
    * Gives the views a member saved their current access scope (after a change of their groups or
-   * of a group's scope), so those views' alerts follow what the member may see now; the alert
-   * rules of the organisations whose views changed are told.
+   * of a group's scope), so those views' alerts follow what the member may see now; the caller
+   * then tells the alert rules (peopleChanged).
    */
   async followScope(memberId: string, scope: AccessScope): Promise<void> {
     const stored = scope === null ? null : JSON.stringify(scope);
@@ -119,7 +119,14 @@ export class Views {
     const stale = saved.filter((view) => view.access_scope !== stored);
     if (stale.length === 0) return;
     await this.db.updateTable('views').set({ access_scope: stored }).where('saved_by', '=', memberId).execute();
-    for (const account of new Set(stale.map((view) => view.account))) await this.changes.emit(account);
+  }
+
+  /**
+   * The people of an organisation changed (a scope, a removal): the alert rules, which bound each
+   * channel by its setter's scope, are told, as on any write of views.
+   */
+  async peopleChanged(account: string): Promise<void> {
+    await this.changes.emit(account);
   }
 
   /** Deletes a view together with its view-specific alerts, which are stored with it. */
