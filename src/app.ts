@@ -43,6 +43,7 @@ import { startTail } from './tail/start.js';
 import { startUsage } from './usage/start.js';
 import { startViewer } from './viewer/start.js';
 import { startViews } from './views/start.js';
+import { lastDayOfView } from './views/setter-warnings.js';
 
 export interface RunningLogstead {
   app: FastifyInstance;
@@ -98,7 +99,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { policy } = await started.add(startRetentionPolicy({ accounts, auth, defaultDays: settings.retentionDays, log }));
     const keptFrom = (account: string) => policy.keptFrom(account);
     const { store, executor } = await started.add(startStore({ settings, keptFrom, log }));
-    const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings), setters: members }));
+    const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings), setters: members, volume: lastDayOfView(store, now) }));
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
     const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
     const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));

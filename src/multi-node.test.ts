@@ -374,6 +374,40 @@ test('revoking a key at one node ends its sessions and tails at every node withi
   assert.equal((await ingest(a, [{ line: 'refused' }], third.ingestionKey)).status, 403, 'its keys are refused at every node');
 });
 
+test("removing a member at one node holds the alerts they set, and revokes the keys they made, at every node within 5 s", async () => {
+  const [a, b, c] = nodes;
+  const email = 'leaver-across@example.com';
+  const added = cli('member', 'add', org.account, email, '--role', 'admin');
+  assert.equal(added.status, 0, added.stderr);
+  const token = new URL(JSON.parse(added.stdout).link).searchParams.get('token');
+  const chosen = await request(`${a.url}/api/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'a long enough password' }) });
+  assert.equal(chosen.status, 200, chosen.text);
+  const session = { cookie: chosen.headers.get('set-cookie')!.split(';')[0], 'x-csrf-token': chosen.json.csrfToken, 'content-type': 'application/json' };
+  const channel = { integration: 'webhook', url: `${hookUrl}/leaver`, triggerlimit: 1, triggerinterval: '1h', immediate: true, terminal: false };
+  const view = await request(`${a.url}/v1/config/view`, { method: 'POST', headers: session, body: JSON.stringify({ name: 'Leaver', query: 'leaverword', channels: [channel] }) });
+  assert.equal(view.status, 200, view.text);
+  const made = await request(`${a.url}/v1/config/keys?type=service`, { method: 'POST', headers: session, body: '{}' });
+  assert.equal(made.status, 200, made.text);
+  // Every node loads the view's rule within a second.
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  const removedAt = Date.now();
+  assert.equal((await call(b, 'DELETE', `/v1/config/members/${email}`)).status, 200);
+  // Lines for the view at every node, once each node has had its chance to reload (well within 5 s).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  for (const node of [a, b, c]) assert.equal((await ingest(node, [{ line: 'leaverword after removal' }])).status, 200);
+  for (const node of [a, b, c]) assert.equal((await call(node, 'GET', '/v1/config/view', undefined, made.json.key)).status, 401, `the key is refused at ${node.url}`);
+  assert.ok(Date.now() - removedAt < 5000, 'all of it within 5 s');
+  const { rows } = await eventually(async () => {
+    const found = await db.query(`SELECT d.status, a.outcome FROM deliveries d JOIN alert_fires f ON f.id = d.fire_id JOIN delivery_attempts a ON a.delivery_id = d.id WHERE f.viewid = $1`, [view.json.viewid]);
+    return found.rows.length ? found : undefined;
+  }, 5000, 'the held fire');
+  assert.deepEqual(rows, [{ status: 'failed', outcome: 'held' }], 'the fire is recorded as held, once');
+  await settle();
+  assert.deepEqual(hooksAt('/leaver'), [], 'nothing reached the removed member\'s webhook');
+  const shown = await call(c, 'GET', `/v1/config/view/${view.json.viewid}`);
+  assert.match(shown.json.channels[0].held, /removed/);
+});
+
 test('each alert fires exactly once across the nodes, counting the lines of every node', async () => {
   const channels = [
     { integration: 'webhook', url: `${hookUrl}/immediate`, triggerlimit: 6, triggerinterval: '1h', immediate: true, terminal: false },

@@ -176,6 +176,22 @@ describe('fixed: the red-team cases', () => {
     assert.deepEqual(received('/red-preset-owner'), []);
   });
 
+  test('a target whose setter may see none of the view\'s lines says so when saved and when read', async () => {
+    const owner = await person('owner', false);
+    const scoped = await person('member', true);
+    await sendEveryApp(); // payroll lines in the last day
+    const view = ok(await api('POST', '/v1/config/view', owner, { name: 'payroll quiet', apps: ['payroll'] }), 'view');
+    const saved = ok(await api('PUT', `/v1/config/view/${view.viewid}`, scoped, { name: 'payroll quiet', apps: ['payroll'], channels: [channelTo('/red-quiet')] }), 'the member adds a target');
+    // The member is told nothing: that would say payroll lines exist, which they may not see.
+    assert.equal(saved.warnings, undefined);
+    const read = ok(await api('GET', `/v1/config/view/${view.viewid}`, owner), 'read');
+    assert.deepEqual(read.warnings?.map((warning: { code: string }) => warning.code), ['setter-sees-none']);
+    assert.ok(read.warnings[0].message.includes(scoped.email), read.warnings[0].message);
+    // A view whose lines the setter does see carries no such warning.
+    const seen = ok(await api('POST', '/v1/config/view', scoped, { name: 'billing loud', apps: ['billing'], channels: [channelTo('/red-loud')] }), 'view');
+    assert.equal(seen.warnings, undefined);
+  });
+
   test('an e-mail target set by a scoped member carries only their lines', async () => {
     const scoped = await person('member', true);
     const presetid = ok(await api('POST', '/v1/config/presetalert', 'key', { name: 'mail preset', channels: [channelTo('/unused')] }), 'preset').presetid;

@@ -13,3 +13,12 @@ export function compileQuery(text: string, scope: AccessScope): SqlCondition | u
   const node = withinScope(parseQuery(text), scope);
   return node.kind === 'all' ? undefined : toSql(node);
 }
+
+/**
+ * The store's condition for a query held inside every one of several scopes (a view's, and the
+ * scope of whoever set one of its targets): what that target may carry.
+ */
+export function compileQueryWithin(text: string, scopes: AccessScope[]): SqlCondition | undefined {
+  const node = scopes.reduce((held, scope) => withinScope(held, scope), parseQuery(text));
+  return node.kind === 'all' ? undefined : toSql(node);
+}

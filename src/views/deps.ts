@@ -3,6 +3,7 @@ import type { Categories } from './categories.js';
 import type { DeliveryAbilities } from './channel-warnings.js';
 import type { Presets } from './presets.js';
 import type { SetterDirectory } from './setters.js';
+import type { ViewVolume } from './setter-warnings.js';
 import type { Views } from './views.js';
 
 /** What the routes of views, preset alerts and categories work on. */
@@ -15,4 +16,6 @@ export interface ViewRoutesDeps {
   delivery: DeliveryAbilities;
   /** Where channels' setters are read (the members). */
   setters: SetterDirectory;
+  /** The last day's lines of a view inside some scopes, to tell when an alert's setter sees none of them. */
+  volume: ViewVolume;
 }

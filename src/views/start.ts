@@ -6,6 +6,7 @@ import { categoryRoutes } from './category-routes.js';
 import type { DeliveryAbilities } from './channel-warnings.js';
 import { presetRoutes } from './preset-routes.js';
 import type { SetterDirectory } from './setters.js';
+import type { ViewVolume } from './setter-warnings.js';
 import { Presets } from './presets.js';
 import { viewRoutes } from './view-routes.js';
 import { Views } from './views.js';
@@ -19,10 +20,10 @@ export interface ViewsSubsystem extends Subsystem {
  * Views (saved searches) with their alert channels, preset alerts and categories, and the
  * configuration API that serves them: /v1/config/view, /v1/config/presetalert, /v1/config/categories.
  */
-export function startViews(deps: { db: ConfigKysely; auth: ServiceAuth; delivery: DeliveryAbilities; setters: SetterDirectory }): ViewsSubsystem {
+export function startViews(deps: { db: ConfigKysely; auth: ServiceAuth; delivery: DeliveryAbilities; setters: SetterDirectory; volume: ViewVolume }): ViewsSubsystem {
   const views = new Views(deps.db);
   const presets = new Presets(deps.db);
-  const routesDeps = { auth: deps.auth, views, presets, categories: new Categories(deps.db), delivery: deps.delivery, setters: deps.setters };
+  const routesDeps = { auth: deps.auth, views, presets, categories: new Categories(deps.db), delivery: deps.delivery, setters: deps.setters, volume: deps.volume };
   return {
     views,
     presets,

@@ -10,6 +10,7 @@ import type { View, ViewFilters } from './views.js';
 import type { ViewRoutesDeps } from './deps.js';
 import { type Principal, setterOf } from '../http/service-auth.js';
 import { SetterLookup, legacySetter } from './setters.js';
+import { setterWarnings } from './setter-warnings.js';
 import { takeoverRoute } from './takeover.js';
 
 const list = Joi.array().items(Joi.string().max(512)).max(1000);
@@ -145,13 +146,17 @@ export async function viewRoutes(app: FastifyInstance, deps: ViewRoutesDeps): Pr
     const principal = await auth.principal(request);
     const view = await views.get(principal.account, request.params.viewid);
     if (!view) throw errors.notFound();
-    return present(view, 'read', principal);
+    const setters = new SetterLookup(deps.setters);
+    // Only those who may change the view are told of its alerts' setters' reach.
+    const warnings = principal.role === 'readonly' ? [] : await setterWarnings(view, setters, deps.volume, principal.scope);
+    return { ...(await present(view, 'read', principal, setters)), ...(warnings.length ? { warnings } : {}) };
   });
 
   /** The write answer, with warnings about channels that will not deliver when there are any. */
   const saved = async (view: View, writer: Principal) => {
-    const warnings = await channelWarnings(view.channels, deps.delivery);
-    return { ...(await present(view, 'write', writer)), ...(warnings.length ? { warnings } : {}) };
+    const setters = new SetterLookup(deps.setters);
+    const warnings = [...(await channelWarnings(view.channels, deps.delivery)), ...(await setterWarnings(view, setters, deps.volume, writer.scope))].sort((a, b) => a.channel - b.channel);
+    return { ...(await present(view, 'write', writer, setters)), ...(warnings.length ? { warnings } : {}) };
   };
 
   app.post('/v1/config/view', { config: { permission: 'write', audit: 'view' } }, async (request) => {

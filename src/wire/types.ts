@@ -89,6 +89,10 @@ export interface Channel {
   headers?: Record<string, string>;
   bodyTemplate?: string;
   key?: string;
+  /** Who set its target (read only): a member, a service key of full rights, or a removed member. */
+  setter?: { email: string } | { key: string } | { removed: true } | null;
+  /** Why nothing is sent to its target (read only): its setter is gone, until an admin takes it over. */
+  held?: string;
 }
 
 /** A view as GET /v1/config/view(/:viewid) reads it. */
@@ -116,7 +120,7 @@ export interface View {
 export interface ViewWarning {
   /** The channel's position in the body's `channels`, from 0. */
   channel: number;
-  code: 'smtp-not-configured' | 'internal-address';
+  code: 'smtp-not-configured' | 'internal-address' | 'setter-removed' | 'setter-sees-none';
   message: string;
 }
 

@@ -1,6 +1,7 @@
 import type { Channel } from '../api-client/client.js';
 import { ChannelChecks, type ViewFilters } from './ChannelChecks.js';
 import { HeaderRows } from './HeaderRows.js';
+import { SetterNote } from './SetterNote.js';
 
 /** The zones an e-mail's times can be written in, picked rather than typed (a typo would be refused). */
 const ZONES: string[] = Intl.supportedValuesOf?.('timeZone') ?? ['UTC'];
@@ -86,6 +87,7 @@ export function ChannelEditor({
           <input aria-label="Routing key" placeholder="PagerDuty routing key" value={channel.key ?? ''} onChange={(e) => onChange({ key: e.target.value })} />
         </div>
       )}
+      <SetterNote channel={channel} />
       <ChannelChecks channel={channel} viewid={viewid} filters={filters} />
     </div>
   );

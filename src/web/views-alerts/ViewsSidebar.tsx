@@ -40,7 +40,14 @@ export function ViewsSidebar({ views, current, onOpen, onEdit, onDelete, onNew, 
                 <button type="button" className="view-link" onClick={() => onOpen(view)} data-testid="view-link">
                   {view.name}
                   {view.channels.length > 0 && (
-                    <svg className="bell" role="img" aria-label="has alerts" viewBox="0 0 16 16" width="12" height="12">
+                    <svg
+                      className={view.channels.some((channel) => channel.held) ? 'bell held' : 'bell'}
+                      role="img"
+                      aria-label={view.channels.some((channel) => channel.held) ? 'has a held alert' : 'has alerts'}
+                      viewBox="0 0 16 16"
+                      width="12"
+                      height="12"
+                    >
                       <title>{alertsTooltip(view.channels)}</title>
                       <path d="M8 1a4 4 0 0 0-4 4v3L2.5 11h11L12 8V5a4 4 0 0 0-4-4zm-1.5 11.5a1.5 1.5 0 0 0 3 0z" fill="currentColor" />
                     </svg>

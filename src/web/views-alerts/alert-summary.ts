@@ -13,7 +13,15 @@ export function alertSummary(channel: Channel): string {
   const within = INTERVALS[String(channel.triggerinterval ?? '')] ?? String(channel.triggerinterval ?? '');
   const limit = channel.triggerlimit;
   const when = channel.operator === 'absence' ? (limit === 1 ? 'no line comes' : `fewer than ${limit} lines come`) : limit === 1 ? 'a line comes' : `${limit} or more lines come`;
-  return `${where}${to} when ${when}${within ? ` within ${within}` : ''}`;
+  return `${where}${to} when ${when}${within ? ` within ${within}` : ''}${channel.held ? ' (held: its setter was removed, so nothing is sent)' : ''}`;
+}
+
+/** Who set a channel's target, in words, for the alert editor. */
+export function setterSummary(setter: Channel['setter']): string | null {
+  if (!setter) return null;
+  if ('email' in setter) return `Set by ${setter.email}`;
+  if ('key' in setter) return 'Set with a service key';
+  return 'Set by a member who was removed';
 }
 
 /** The bell's tooltip: how many alerts, and each in words. */
