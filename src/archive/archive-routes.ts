@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
@@ -109,8 +109,15 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
 
   app.get('/v1/config/archiving', { config: { permission: 'admin' } }, async (request) => view(await auth.account(request)));
 
+  /** The archive carries every line of the organisation to its bucket: a scoped admin may not say where. */
+  const unscopedAccount = async (request: FastifyRequest) => {
+    const { account, scope } = await auth.principal(request);
+    if (scope !== null) throw errors.scopeForbidden('the archive carries every line of the organisation to the bucket it names');
+    return account;
+  };
+
   app.post('/v1/config/archiving', { config: { permission: 'admin', audit: 'archiving' } }, async (request) => {
-    const account = await auth.account(request);
+    const account = await unscopedAccount(request);
     if (await configs.view(account)) throw errors.archiveConfigured();
     const input = await checkedInput(request.body, account, true);
     if (!(await configs.save(account, input, Date.now(), 'create'))) throw errors.archiveConfigured();
@@ -118,7 +125,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
   });
 
   app.put('/v1/config/archiving', { config: { permission: 'admin', audit: 'archiving' } }, async (request) => {
-    const account = await auth.account(request);
+    const account = await unscopedAccount(request);
     if (!(await configs.view(account))) throw errors.archiveNotConfigured();
     const input = await checkedInput(request.body, account, false);
     if (!(await configs.save(account, input, Date.now(), 'replace'))) throw errors.archiveNotConfigured();

@@ -347,10 +347,19 @@ describe('fixed: the red-team cases', () => {
     assert.ok(everything.includes('red-log-payroll') && everything.includes(theirs), 'the unscoped key sees every delivery');
   });
 
-  test('a scoped admin may not set where the index-rate alert sends', async () => {
+  test('a scoped admin may not set where the index-rate alert or the archive sends', async () => {
     const admin = await person('admin', true);
-    const reply = await api('PUT', '/v1/config/index-rate', admin, { max_lines: 10, threshold_alert: 'separate', frequency: 'hourly', enabled: true, channels: { webhook: [{ url: `${hooks.url}/rate` }] } });
-    assert.equal(reply.status, 403);
-    assert.match(reply.json.error, /scope/);
+    const rate = await api('PUT', '/v1/config/index-rate', admin, { max_lines: 10, threshold_alert: 'separate', frequency: 'hourly', enabled: true, channels: { webhook: [{ url: `${hooks.url}/rate` }] } });
+    assert.equal(rate.status, 403);
+    assert.match(rate.json.error, /scope/);
+    const bucket = { integration: 's3', bucket: 'mine', endpoint: 'http://127.0.0.1:9', accesskey: 'a', secretkey: 'b' };
+    for (const method of ['POST', 'PUT']) {
+      const archive = await api(method, '/v1/config/archiving', admin, bucket);
+      assert.equal(archive.status, 403, `${method} /v1/config/archiving`);
+      assert.match(archive.json.error, /scope/);
+    }
+    // An unscoped admin is not refused for that reason.
+    const unscoped = await person('admin', false);
+    assert.notEqual((await api('PUT', '/v1/config/index-rate', unscoped, { max_lines: 10, threshold_alert: 'separate', frequency: 'hourly', enabled: false })).status, 403);
   });
 });
