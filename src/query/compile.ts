@@ -1,5 +1,5 @@
 import type { SqlCondition } from '../store/types.js';
-import { type AccessScope, withinScope } from './access-scope.js';
+import { type AccessScope, scopeNode, withinScope } from './access-scope.js';
 import { parseQuery } from './parser.js';
 import { toSql } from './to-sql.js';
 
@@ -11,5 +11,14 @@ import { toSql } from './to-sql.js';
  */
 export function compileQuery(text: string, scope: AccessScope): SqlCondition | undefined {
   const node = withinScope(parseQuery(text), scope);
+  return node.kind === 'all' ? undefined : toSql(node);
+}
+
+/**
+ * The store's condition for the lines a scope lets through, as a reader sees them (a group's scope
+ * shown to the admin who edits it, held inside that admin's own scope), or undefined for every line.
+ */
+export function compileScopeFor(scope: AccessScope, reader: AccessScope): SqlCondition | undefined {
+  const node = withinScope(scopeNode(scope), reader);
   return node.kind === 'all' ? undefined : toSql(node);
 }
