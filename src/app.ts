@@ -131,7 +131,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { usage } = await started.add(startUsage({ store, policy, auth }));
     // The session answer tells the viewer the retention and whether the organisation archives, so it can offer a restore.
     const organisationFacts = async (account: string) => ({ retentionDays: policy.daysOf(account), archiving: await archive.search.configured(account) });
-    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views, accessChanged: (account) => tail.hub.accessChanged(account), organisationFacts }));
+    const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views, accessChanged: (account) => tail.hub.accessChanged(account), organisationFacts, namesOfLines: (filter, limit) => store.namesByLines(filter, limit) }));
     await started.add(startViewer({ store, auth }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));

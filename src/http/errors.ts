@@ -125,6 +125,19 @@ export const errors = {
   nothingToConfigure: () => new ApiError(400, envelope('Nothing to configure', 'BadRequest')),
   invalidCategories: (names: string[]) => new ApiError(400, envelope(`Invalid category name(s): ${names.join(', ')}`, 'BadRequest')),
   conflict: (message: string) => new ApiError(409, envelope(message, 'Conflict')),
+  /**
+   * A change that would leave members in no scoped group, so that they see every line (deleting a
+   * group, taking a member out of their last scoped group, a group's scope removed): refused unless
+   * asked for with ?widen=true. `members` names them, for a confirmation to show.
+   */
+  accessWidens: (members: string[]) =>
+    new ApiError(409, {
+      ...envelope(
+        `This change would let ${members.length === 1 ? 'a member' : `${members.length} members`} see every line of the organisation, as they would be in no scoped group: ${members.join(', ')}. Send it again with ?widen=true to allow it.`,
+        'Conflict',
+      ),
+      members,
+    }),
   /** An organisation at its limit of a kind of rule (exclusion rules). */
   tooManyRules: (message: string) => new ApiError(400, envelope(message, 'BadRequest')),
   /** POST /v1/config/ingestion/suspend/confirm with a token that is not the last one handed out, or has expired. */

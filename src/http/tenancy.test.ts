@@ -506,6 +506,13 @@ const PROBES: Probe[] = [
   { route: 'GET /v1/config/groups', does: "lists groups naming B's account", auth: 'service', request: (t) => ({ path: `/v1/config/groups?account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/config/groups/:groupId', does: "reads B's group", auth: 'service', request: (t) => ({ path: `/v1/config/groups/${t.groupId}` }), allowed: refused, bSees: true },
   { route: 'PATCH /v1/config/groups/:groupId', does: "widens B's group's scope", auth: 'service', request: (t) => ({ path: `/v1/config/groups/${t.groupId}`, body: { name: INTRUDER, access_scopes: '' } }), allowed: refused },
+  {
+    route: 'PUT /v1/config/groups/:groupId',
+    does: "replaces B's group, its scope emptied, widening asked for",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/config/groups/${t.groupId}?widen=true`, body: { name: INTRUDER, access_scopes: '', apps: [], hosts: [] } }),
+    allowed: refused,
+  },
   { route: 'DELETE /v1/config/groups/:groupId', does: "deletes B's group", auth: 'service', request: (t) => ({ path: `/v1/config/groups/${t.groupId}` }), allowed: refused },
   {
     route: 'POST /v1/config/groups',
@@ -514,7 +521,8 @@ const PROBES: Probe[] = [
     request: (t) => ({ path: '/v1/config/groups', body: { name: t.groupName, access_scopes: `host:${t.host}` } }),
     allowed: [200],
     createsOwn: true,
-    check: (got) => assert.deepEqual(got.json.members, []),
+    // What it admits is read from A's lines only: none of them is on B's host.
+    check: (got) => assert.deepEqual([got.json.members, got.json.admits], [[], { apps: [], hosts: [] }]),
     undo: (got) => call('DELETE', `/v1/config/groups/${got.json.id}`, { servicekey: A.serviceKey }),
   },
 

@@ -10,6 +10,7 @@ import { parsePresetBody } from '../views/preset-routes.js';
 import { Presets } from '../views/presets.js';
 import { parseViewBody, viewFilters } from '../views/view-routes.js';
 import { Views } from '../views/views.js';
+import { answeringRefusals } from '../people/access-answer.js';
 import { parseGroupCreate } from '../people/group-routes.js';
 import { Groups } from '../people/groups.js';
 import { passwordLink } from '../people/invitations.js';
@@ -202,30 +203,35 @@ const categories: ResourceKind<CategoryInput> = {
 interface GroupInput {
   name: string;
   access_scopes: unknown;
+  apps: string[];
+  hosts: string[];
 }
 
 const groups: ResourceKind<GroupInput> = {
   kind: 'group',
-  fields: { carried: ['name', 'access_scopes'], ignored: ['id', 'groupId', 'account', 'members', 'created', 'modified', '_created', '_modified'] },
+  // apps and hosts come from a Logstead source (Mezmo's groups have none); dropping them would widen the group.
+  fields: { carried: ['name', 'access_scopes', 'apps', 'hosts'], ignored: ['id', 'groupId', 'account', 'members', 'created', 'modified', '_created', '_modified', 'admits'] },
   read: (source) => source.list('/v1/config/groups'),
   async readLocal(local) {
     return new Map((await local.groups.list(local.account)).map((group) => [group.name.trim(), group.id]));
   },
   key: (item) => (text(item.name)?.trim() ? { key: text(item.name)!.trim(), name: text(item.name)!.trim() } : undefined),
-  check: (item) => parseGroupCreate({ name: item.name, access_scopes: item.access_scopes ?? '' }),
+  check: (item) => parseGroupCreate({ name: item.name, access_scopes: item.access_scopes ?? '', apps: item.apps ?? [], hosts: item.hosts ?? [] }),
   async create(input, local) {
     const created = await local.groups.create(local.account, input);
     await local.record('group', 'create', created.id, null, created);
   },
   async unchanged(id, input, local) {
     const group = await local.groups.get(local.account, id);
-    return group !== undefined && canonical(group.access_scopes) === canonical(input.access_scopes);
+    return group !== undefined && canonical([group.access_scopes, group.apps, group.hosts]) === canonical([input.access_scopes, input.apps, input.hosts]);
   },
   async update(id, input, local) {
     const before = await local.groups.get(local.account, id);
     const scopes = new ScopeFollower(local.db, local.members, local.views);
     const members = await scopes.membersOf(id);
-    const after = await local.groups.update(local.account, id, { access_scopes: input.access_scopes });
+    // As an operator (an owner), but never letting a member see every line unasked: that item is refused.
+    const change = { access_scopes: input.access_scopes, apps: input.apps, hosts: input.hosts };
+    const after = await answeringRefusals('owner', () => local.groups.update(local.account, id, change, { by: 'owner' }));
     // As a PATCH of the scope does: the views its members saved follow their new scope.
     await scopes.allOf(members);
     await local.record('group', 'update', id, before, after);
@@ -412,7 +418,7 @@ const members: ResourceKind<MemberInput> = {
     // A local owner stays one: only an operator changes an owner's role.
     const role = before.role === 'owner' ? undefined : input.role;
     const beforeSummary = await local.members.get(local.account, email);
-    const updated = await local.members.update(local.account, email, { role, groups: groupIds });
+    const updated = await answeringRefusals('owner', () => local.members.update(local.account, email, { role, groups: groupIds }, { by: 'owner' }));
     if (updated?.demoted) await new Sessions(local.db).endForMember(before.id);
     await new ScopeFollower(local.db, local.members, local.views).member(before.id);
     await local.record('member', 'update', before.email, beforeSummary, updated?.member);

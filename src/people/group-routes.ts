@@ -1,16 +1,23 @@
 import Joi from 'joi';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
-import type { Groups } from './groups.js';
+import type { Group } from '../wire/types.js';
+import { answeringRefusals, widenParam } from './access-answer.js';
+import { type NamesOfLines, admitsOf } from './admits.js';
+import { groupScope } from './group-scope.js';
+import type { GroupInput, Groups } from './groups.js';
 import type { ScopeFollower } from './scope-follow.js';
 
 const search = Joi.string().allow('').max(10_000);
 const scopes = Joi.alternatives().try(search, Joi.array().items(search).max(50));
-const createSchema = Joi.object({ name: Joi.string().trim().min(1).max(256).required(), access_scopes: scopes.default('') });
-const patchSchema = Joi.object({ name: Joi.string().trim().min(1).max(256), access_scopes: scopes }).or('name', 'access_scopes');
+/** Exact app or host names, compared case-sensitively with each line's. */
+const names = Joi.array().items(Joi.string().min(1).max(512)).max(1000);
+const name = Joi.string().trim().min(1).max(256);
+const createSchema = Joi.object({ name: name.required(), access_scopes: scopes.default(''), apps: names.default([]), hosts: names.default([]) });
+const patchSchema = Joi.object({ name, access_scopes: scopes, apps: names, hosts: names }).or('name', 'access_scopes', 'apps', 'hosts');
 
 /** Every search of an access scope must parse, as a view's query must: a bad one is refused with where it went wrong. */
 function checkScopes(value: unknown): void {
@@ -26,23 +33,56 @@ function checkScopes(value: unknown): void {
   });
 }
 
-/** Checks a new group as a client sends it ({name, access_scopes}), its searches too; shared with the importer (import-mezmo). */
-export function parseGroupCreate(raw: unknown): { name: string; access_scopes: unknown } {
-  const body = validate<{ name: string; access_scopes: unknown }>(createSchema, raw);
-  checkScopes(body.access_scopes);
-  return body;
+/** A list as kept: each name once, in the order given. */
+const distinct = (list: string[] | undefined) => list && [...new Set(list)];
+
+function parseGroup<T extends Partial<GroupInput>>(schema: Joi.ObjectSchema, raw: unknown): T {
+  const body = validate<T>(schema, raw);
+  if (body.access_scopes !== undefined) checkScopes(body.access_scopes);
+  return { ...body, ...(body.apps && { apps: distinct(body.apps) }), ...(body.hosts && { hosts: distinct(body.hosts) }) };
+}
+
+/** Checks a new group as a client sends it ({name, access_scopes, apps, hosts}), its searches too; shared with the importer (import-mezmo). */
+export const parseGroupCreate = (raw: unknown): GroupInput & { apps: string[]; hosts: string[] } => parseGroup(createSchema, raw);
+
+export interface GroupRouteDeps {
+  auth: ServiceAuth;
+  groups: Groups;
+  scopes: ScopeFollower;
+  /** The store's names of lines, for what a group's scope admits. */
+  names: NamesOfLines;
 }
 
 /**
  * /v1/config/groups, as Mezmo's: POST {name, access_scopes}, GET, and GET, PATCH and DELETE on
- * /{groupId}. `access_scopes` is a search in the viewer's language (or a list of them) that limits
- * what the group's members see; a change holds from their next request, and on open tails within
- * seconds, at every node.
+ * /{groupId}; Logstead adds exact `apps` and `hosts` lists, and PUT, which replaces all four.
+ * `access_scopes` is a search in the viewer's language (or a list of them) that limits what the
+ * group's members see, within the lists when they are given; a change holds from their next
+ * request, and on open tails within seconds, at every node. An answer to a write names the apps
+ * and hosts of the last day's lines that the group lets through (`admits`). A change that would
+ * let members see every line is refused (409, naming them) unless the request says `?widen=true`.
  */
-export async function groupRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; groups: Groups; scopes: ScopeFollower }): Promise<void> {
+export async function groupRoutes(app: FastifyInstance, deps: GroupRouteDeps): Promise<void> {
   const { auth, groups } = deps;
   type Params = { groupId: string };
   const config = { permission: 'admin' as const, audit: 'group' };
+
+  /** The group as saved, with what it admits as the person who saved it may see. */
+  const answer = async (request: FastifyRequest, group: Group): Promise<Group> => {
+    const principal = await auth.principal(request);
+    return { ...group, admits: await admitsOf(deps.names, principal.account, groupScope(group), principal.scope) };
+  };
+
+  /** Changes a group (a PATCH's fields, or all of them for a PUT), its members' views and tails following. */
+  const change = async (request: FastifyRequest<{ Params: Params }>, body: Partial<GroupInput>) => {
+    const principal = await auth.principal(request);
+    const members = await deps.scopes.membersOf(request.params.groupId);
+    const access = { by: principal.role, widen: widenParam(request.query) };
+    const updated = await answeringRefusals(principal.role, () => groups.update(principal.account, request.params.groupId, body, access));
+    if (!updated) throw errors.notFound();
+    if (body.access_scopes !== undefined || body.apps !== undefined || body.hosts !== undefined) await deps.scopes.allOf(members);
+    return answer(request, updated);
+  };
 
   app.get('/v1/config/groups', { config: { permission: 'admin' } }, async (request) => groups.list(await auth.account(request)));
 
@@ -54,22 +94,18 @@ export async function groupRoutes(app: FastifyInstance, deps: { auth: ServiceAut
 
   app.post('/v1/config/groups', { config }, async (request) => {
     const account = await auth.account(request);
-    return groups.create(account, parseGroupCreate(request.body));
+    return answer(request, await groups.create(account, parseGroupCreate(request.body)));
   });
 
-  app.patch<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => {
-    const account = await auth.account(request);
-    const body = validate<{ name?: string; access_scopes?: unknown }>(patchSchema, request.body);
-    if (body.access_scopes !== undefined) checkScopes(body.access_scopes);
-    const updated = await groups.update(account, request.params.groupId, body);
-    if (!updated) throw errors.notFound();
-    if (body.access_scopes !== undefined) await deps.scopes.allOf(await deps.scopes.membersOf(updated.id));
-    return updated;
-  });
+  app.put<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => change(request, parseGroupCreate(request.body)));
+
+  app.patch<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => change(request, parseGroup(patchSchema, request.body)));
 
   app.delete<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => {
+    const principal = await auth.principal(request);
     const members = await deps.scopes.membersOf(request.params.groupId);
-    if (!(await groups.delete(await auth.account(request), request.params.groupId))) throw errors.notFound();
+    const access = { by: principal.role, widen: widenParam(request.query) };
+    if (!(await answeringRefusals(principal.role, () => groups.delete(principal.account, request.params.groupId, access)))) throw errors.notFound();
     await deps.scopes.allOf(members);
     return { deleted: true };
   });

@@ -40,7 +40,10 @@ describe('the groups API', () => {
     assert.deepEqual(list.json.map((found: { id: string }) => found.id), [id]);
     const one = await asKey('GET', group(id));
     assert.equal(one.status, 200);
-    assert.deepEqual(one.json, created.json);
+    const { admits, ...saved } = created.json;
+    assert.deepEqual(one.json, saved, 'a read answers the group as saved, without what it admits');
+    assert.deepEqual(admits, { apps: [], hosts: [] }, 'no line yet');
+    assert.deepEqual([saved.apps, saved.hosts], [[], []]);
 
     const renamed = await asKey('PATCH', group(id), { name: 'Payments' });
     assert.equal(renamed.status, 200, renamed.text);
@@ -106,7 +109,11 @@ describe('membership shows on members and on groups', () => {
 
     assert.equal((await asKey('PUT', member('kim@example.com'), { groups: [web.id] })).status, 200);
     assert.deepEqual((await asKey('GET', group(ops.id))).json.members, ['lee@example.com']);
-    assert.equal((await asKey('DELETE', group(web.id))).status, 200);
+    // Kim's only scoped group: deleting it lets her see every line, which must be asked for.
+    const refused = await asKey('DELETE', group(web.id));
+    assert.equal(refused.status, 409, refused.text);
+    assert.deepEqual(refused.json.members, ['kim@example.com']);
+    assert.equal((await asKey('DELETE', `${group(web.id)}?widen=true`)).status, 200);
     assert.deepEqual((await asKey('GET', member('kim@example.com'))).json.groups, [], 'a deleted group leaves its members');
     assert.equal((await asKey('DELETE', member('lee@example.com'))).status, 200);
     assert.deepEqual((await asKey('GET', group(ops.id))).json.members, [], 'a removed member leaves their groups');
@@ -135,7 +142,9 @@ describe('membership shows on members and on groups', () => {
     assert.deepEqual(await seen(), ['alpha']);
     assert.equal((await asKey('PATCH', group(scoped.id), { access_scopes: 'app:beta' })).status, 200);
     assert.deepEqual(await seen(), ['beta'], 'the new scope holds at the next request');
-    assert.equal((await asKey('PUT', member('pat@example.com'), { groups: [] })).status, 200);
+    assert.equal((await asKey('PUT', member('pat@example.com'), { groups: [] })).status, 409, 'widening is asked for');
+    assert.deepEqual(await seen(), ['beta'], 'a refused change changed nothing');
+    assert.equal((await asKey('PUT', `${member('pat@example.com')}?widen=true`, { groups: [] })).status, 200);
     assert.deepEqual(await seen(), ['alpha', 'beta'], 'a member in no scoped group sees everything');
   });
 });

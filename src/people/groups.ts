@@ -2,11 +2,22 @@ import type { ConfigKysely } from '../repository/open.js';
 import type { ConfigTables } from '../repository/tables.js';
 import { newId } from '../lib/ids.js';
 import type { Group } from '../wire/types.js';
+import { type AccessChange, guardedChange, refuseUnlessOwner } from './access-guard.js';
+import { groupEntries, storedScope } from './group-scope.js';
+
+/** What a client sets of a group: its name, its searches (one or a list), and its exact lists of app and host names. */
+export interface GroupInput {
+  name: string;
+  access_scopes: unknown;
+  apps?: string[];
+  hosts?: string[];
+}
 
 /**
- * Groups of members, each with an access scope: searches in the viewer's language that limit what
- * its members see (src/query/access-scope.ts). Kept in the configuration database, read afresh on
- * every request, so a change holds from the next one on every node.
+ * Groups of members, each with an access scope: searches in the viewer's language, and exact lists
+ * of app and host names, that limit what its members see (src/query/access-scope.ts). Kept in the
+ * configuration database, read afresh on every request, so a change holds from the next one on
+ * every node.
  */
 export class Groups {
   constructor(private readonly db: ConfigKysely) {}
@@ -34,29 +45,57 @@ export class Groups {
     return { ids, unknown };
   }
 
-  async create(account: string, input: { name: string; access_scopes: unknown }, now = Date.now()): Promise<Group> {
+  async create(account: string, input: GroupInput, now = Date.now()): Promise<Group> {
     const id = newId();
-    await this.db.insertInto('member_groups').values({ id, account, name: input.name, access_scopes: JSON.stringify(input.access_scopes ?? ''), created_at: now, modified_at: now }).execute();
+    await this.db
+      .insertInto('member_groups')
+      .values({ id, account, name: input.name, access_scopes: JSON.stringify(input.access_scopes ?? ''), apps: JSON.stringify(input.apps ?? []), hosts: JSON.stringify(input.hosts ?? []), created_at: now, modified_at: now })
+      .execute();
     return (await this.get(account, id))!;
   }
 
-  async update(account: string, id: string, change: { name?: string; access_scopes?: unknown }, now = Date.now()): Promise<Group | undefined> {
+  /**
+   * Changes what `change` names. A change of scope (searches or lists) of a group an owner is in is
+   * an owner's to make; one that leaves a member in no scoped group needs `access.widen`; none may
+   * leave the organisation without an owner in no scoped group (access-guard.ts).
+   */
+  async update(account: string, id: string, change: Partial<GroupInput>, access: AccessChange, now = Date.now()): Promise<Group | undefined> {
     const set: Partial<ConfigTables['member_groups']> = { modified_at: now };
     if (change.name !== undefined) set.name = change.name;
     if (change.access_scopes !== undefined) set.access_scopes = JSON.stringify(change.access_scopes);
-    const result = await this.db.updateTable('member_groups').set(set).where('account', '=', account).where('id', '=', id).executeTakeFirst();
-    if (!Number(result.numUpdatedRows)) return undefined;
-    return this.get(account, id);
+    if (change.apps !== undefined) set.apps = JSON.stringify(change.apps);
+    if (change.hosts !== undefined) set.hosts = JSON.stringify(change.hosts);
+    const updated = await this.db.transaction().execute((trx) =>
+      guardedChange(trx, account, access, async (before) => {
+        const row = await trx.selectFrom('member_groups').selectAll().where('account', '=', account).where('id', '=', id).executeTakeFirst();
+        if (!row) return false;
+        // What the members see, not how the client spelt it (one search, or a list of one).
+        const rescoped = JSON.stringify(groupEntries(storedScope(row))) !== JSON.stringify(groupEntries(storedScope({ ...row, ...set })));
+        if (rescoped && (await this.hasOwner(trx, id, before))) refuseUnlessOwner(access, 'Only an owner may change the scope of a group an owner is in.');
+        await trx.updateTable('member_groups').set(set).where('id', '=', id).execute();
+        return true;
+      }),
+    );
+    return updated ? this.get(account, id) : undefined;
   }
 
-  async delete(account: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const found = await trx.selectFrom('member_groups').select('id').where('account', '=', account).where('id', '=', id).executeTakeFirst();
-      if (!found) return false;
-      await trx.deleteFrom('group_members').where('group_id', '=', id).execute();
-      await trx.deleteFrom('member_groups').where('id', '=', id).execute();
-      return true;
-    });
+  /** Deletes a group; as a change of scope, it is an owner's to make when an owner is in it, and must not widen access unasked. */
+  async delete(account: string, id: string, access: AccessChange): Promise<boolean> {
+    return this.db.transaction().execute((trx) =>
+      guardedChange(trx, account, access, async (before) => {
+        const found = await trx.selectFrom('member_groups').select('id').where('account', '=', account).where('id', '=', id).executeTakeFirst();
+        if (!found) return false;
+        if (await this.hasOwner(trx, id, before)) refuseUnlessOwner(access, 'Only an owner may delete a group an owner is in.');
+        await trx.deleteFrom('group_members').where('group_id', '=', id).execute();
+        await trx.deleteFrom('member_groups').where('id', '=', id).execute();
+        return true;
+      }),
+    );
+  }
+
+  private async hasOwner(trx: ConfigKysely, groupId: string, people: Map<string, { role: string }>): Promise<boolean> {
+    const members = await trx.selectFrom('group_members').select('member_id').where('group_id', '=', groupId).execute();
+    return members.some((member) => people.get(member.member_id)?.role === 'owner');
   }
 
   private async present(rows: Array<ConfigTables['member_groups']>): Promise<Group[]> {
@@ -72,7 +111,7 @@ export class Groups {
       id: row.id,
       groupId: row.id,
       name: row.name,
-      access_scopes: JSON.parse(row.access_scopes),
+      ...storedScope(row),
       members: memberships.filter((membership) => membership.group_id === row.id).map((membership) => membership.email),
       created: Number(row.created_at),
       modified: Number(row.modified_at),

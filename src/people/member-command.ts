@@ -3,6 +3,7 @@ import { UnknownOrganisation } from '../accounts/accounts.js';
 import { ROLES, type Role } from '../http/permissions.js';
 import { Sessions } from '../http/sessions.js';
 import type { ConfigKysely } from '../repository/open.js';
+import { AccessChangeError } from './access-guard.js';
 import { passwordLink } from './invitations.js';
 import { MemberError, Members, normaliseEmail } from './members.js';
 import { OneTimeLinks } from './one-time-links.js';
@@ -36,9 +37,10 @@ export async function addMember(db: ConfigKysely, input: { account: string; emai
   if (before) {
     purpose = 'reset';
     try {
-      await members.update(input.account, input.email, { role });
+      // An operator acts as an owner; the organisation still keeps an owner who sees every line.
+      await members.update(input.account, input.email, { role }, { by: 'owner' });
     } catch (error) {
-      if (error instanceof MemberError) throw new MemberCommandError(error.message);
+      if (error instanceof MemberError || error instanceof AccessChangeError) throw new MemberCommandError(error.message);
       throw error;
     }
   } else {

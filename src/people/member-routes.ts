@@ -5,6 +5,7 @@ import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import type { Sessions } from '../http/sessions.js';
 import { validate } from '../http/validation.js';
+import { answeringRefusals, widenParam } from './access-answer.js';
 import type { Groups } from './groups.js';
 import { type LinkSender, sendLink } from './invitations.js';
 import { MemberError, type Members, normaliseEmail } from './members.js';
@@ -50,7 +51,9 @@ const ownerRoleFixed = () =>
 /**
  * /v1/config/members, as Mezmo's: POST {email, role, groups[]}, GET, and GET, PUT {role, groups}
  * and DELETE on /{email}. Creating a member e-mails them a one-time link to choose a password.
- * The last owner stays; demoting or removing a member ends their sessions at every node.
+ * The last owner stays, and so does the last owner in no scoped group; only an owner changes an
+ * owner's role or groups; taking a member out of their last scoped group, which lets them see
+ * every line, needs `?widen=true`. Demoting or removing a member ends their sessions at every node.
  */
 export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps): Promise<void> {
   const { auth, members } = deps;
@@ -65,6 +68,7 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
   };
   const organisationName = async (account: string) => (await deps.accounts.list()).find((org) => org.account === account)?.name ?? account;
   const mayChangeOwner = async (request: FastifyRequest) => (await auth.principal(request)).role === 'owner';
+  const byRole = async (request: FastifyRequest) => (await auth.principal(request)).role;
 
   app.get('/v1/config/members', { config: { permission: 'admin' } }, async (request) => members.list(await auth.account(request)));
 
@@ -102,8 +106,11 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     }
     // Nor is it taken here, even by an owner or a service key: as in Mezmo, the owner role changes outside the API.
     if (existing.role === 'owner' && body.role !== undefined) throw ownerRoleFixed();
+    const by = await byRole(request);
+    const access = { by, widen: widenParam(request.query) };
     try {
-      const updated = await members.update(account, request.params.email, { role: body.role, groups: await groupIds(account, body.groups) });
+      const change = { role: body.role, groups: await groupIds(account, body.groups) };
+      const updated = await answeringRefusals(by, () => members.update(account, request.params.email, change, access));
       if (!updated) throw errors.notFound();
       if (updated.demoted) await deps.sessions.endForMember(existing.id);
       if (body.groups !== undefined) await deps.scopes.member(existing.id);
@@ -120,7 +127,7 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     if (!existing) throw errors.notFound();
     if (existing.role === 'owner' && !(await mayChangeOwner(request))) throw errors.roleForbidden((await auth.principal(request)).role, 'owner');
     try {
-      await members.delete(account, normaliseEmail(request.params.email));
+      await answeringRefusals(await byRole(request), () => members.delete(account, normaliseEmail(request.params.email)));
     } catch (error) {
       if (error instanceof MemberError) throw memberError(error);
       throw error;

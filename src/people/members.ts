@@ -6,6 +6,8 @@ import { newId } from '../lib/ids.js';
 import { revokeKeysMadeBy } from '../accounts/accounts.js';
 import type { Role } from '../http/permissions.js';
 import type { Member } from '../wire/types.js';
+import { type AccessChange, guardedChange, refuseUnlessOwner } from './access-guard.js';
+import { groupEntries, storedScope } from './group-scope.js';
 
 /** Who a member session speaks for, read afresh on every request. */
 export interface MemberAccess {
@@ -88,38 +90,49 @@ export class Members {
 
   /**
    * Changes a member's role and (when given) groups. Refuses to leave the organisation without an
-   * owner. Says whether the role went down, for the caller to end the member's sessions.
+   * owner, or without an owner in no scoped group; refuses anyone but an owner a change to an
+   * owner; and refuses to leave a scoped member in no scoped group unless `access.widen`
+   * (access-guard.ts), all decided in the transaction that makes the change. Says whether the
+   * role went down, for the caller to end the member's sessions.
    */
-  async update(account: string, email: string, change: { role?: Role; groups?: string[] }, now = Date.now()): Promise<{ member: Member; demoted: boolean } | undefined> {
-    const result = await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
-      if (!row) return undefined;
-      const role = change.role ?? row.role;
-      if (row.role === 'owner' && role !== 'owner') await refuseLastOwner(trx, account);
-      await trx.updateTable('members').set({ role, modified_at: now }).where('id', '=', row.id).execute();
-      if (change.groups) await setGroups(trx, account, row.id, change.groups);
-      return { id: row.id, demoted: rank(role) < rank(row.role) };
-    });
+  async update(account: string, email: string, change: { role?: Role; groups?: string[] }, access: AccessChange, now = Date.now()): Promise<{ member: Member; demoted: boolean } | undefined> {
+    const result = await this.db.transaction().execute((trx) =>
+      guardedChange(trx, account, access, async () => {
+        const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+        if (!row) return undefined;
+        const role = change.role ?? row.role;
+        const current = (await trx.selectFrom('group_members').select('group_id').where('member_id', '=', row.id).execute()).map((found) => found.group_id);
+        const regrouped = change.groups !== undefined && !sameSet(current, change.groups);
+        // A client may send back the owner it read (same role, same groups): only a change is refused.
+        if (row.role === 'owner' && (role !== row.role || regrouped)) refuseUnlessOwner(access, "Only an owner may change an owner's role or groups.");
+        if (row.role === 'owner' && role !== 'owner') await refuseLastOwner(trx, account);
+        await trx.updateTable('members').set({ role, modified_at: now }).where('id', '=', row.id).execute();
+        if (change.groups) await setGroups(trx, account, row.id, change.groups);
+        return { id: row.id, demoted: rank(role) < rank(row.role) };
+      }),
+    );
     if (!result) return undefined;
     return { member: (await this.get(account, email))!, demoted: result.demoted };
   }
 
   /**
    * Removes a member with their group memberships, one-time links, sessions and the service keys
-   * they made; the last owner stays.
+   * they made; the last owner stays, and so does the last owner in no scoped group (access-guard.ts).
    */
   async delete(account: string, email: string): Promise<ConfigTables['members'] | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
-      if (!row) return undefined;
-      if (row.role === 'owner') await refuseLastOwner(trx, account);
-      await trx.deleteFrom('group_members').where('member_id', '=', row.id).execute();
-      await trx.deleteFrom('one_time_links').where('member_id', '=', row.id).execute();
-      await trx.deleteFrom('sessions').where('member_id', '=', row.id).execute();
-      await revokeKeysMadeBy(trx, row.id);
-      await trx.deleteFrom('members').where('id', '=', row.id).execute();
-      return row;
-    });
+    return this.db.transaction().execute((trx) =>
+      guardedChange(trx, account, { by: 'owner' }, async () => {
+        const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+        if (!row) return undefined;
+        if (row.role === 'owner') await refuseLastOwner(trx, account);
+        await trx.deleteFrom('group_members').where('member_id', '=', row.id).execute();
+        await trx.deleteFrom('one_time_links').where('member_id', '=', row.id).execute();
+        await trx.deleteFrom('sessions').where('member_id', '=', row.id).execute();
+        await revokeKeysMadeBy(trx, row.id);
+        await trx.deleteFrom('members').where('id', '=', row.id).execute();
+        return row;
+      }),
+    );
   }
 
   /**
@@ -147,7 +160,7 @@ export class Members {
     await trx.updateTable('members').set({ password_hash: passwordHash, modified_at: now }).where('id', '=', memberId).execute();
   }
 
-  /** A member's current standing: role, and the searches of their scoped groups (null: every line). */
+  /** A member's current standing: role, and the entries of their scoped groups (null: every line). */
   async access(memberId: string): Promise<MemberAccess | undefined> {
     const row = await this.db
       .selectFrom('members as m')
@@ -160,12 +173,12 @@ export class Members {
     const groups = await this.db
       .selectFrom('group_members as gm')
       .innerJoin('member_groups as g', 'g.id', 'gm.group_id')
-      .select(['g.access_scopes'])
+      .select(['g.access_scopes', 'g.apps', 'g.hosts'])
       .where('gm.member_id', '=', memberId)
       .orderBy('g.id')
       .execute();
-    const searches = groups.flatMap((group) => scopeSearches(group.access_scopes));
-    return { ...row, scope: searches.length ? searches : null };
+    const entries = groups.flatMap((group) => groupEntries(storedScope(group)));
+    return { ...row, scope: entries.length ? entries : null };
   }
 
   private async groupsOf(memberIds: string[]): Promise<Map<string, string[]>> {
@@ -177,18 +190,7 @@ export class Members {
   }
 }
 
-/**
- * The searches a group's stored access scope holds: clients send one search or a list of them;
- * empty searches limit nothing, so a group of only those is not a scoped group.
- */
-export function scopeSearches(stored: string): string[] {
-  const value = JSON.parse(stored) as unknown;
-  return [value]
-    .flat()
-    .filter((search): search is string => typeof search === 'string')
-    .map((search) => search.trim())
-    .filter(Boolean);
-}
+const sameSet = (a: string[], b: string[]) => new Set(a).size === new Set(b).size && a.every((item) => b.includes(item));
 
 const rank = (role: Role) => ['readonly', 'member', 'admin', 'owner'].indexOf(role);
 

@@ -700,7 +700,7 @@ test(
       { what: 'moving to another scoped group', make: () => change('PUT', '/v1/config/members/switcher@example.com', { groups: [groupB] }), after: ['switch-b'] },
       { what: "changing the group's scope", make: () => change('PATCH', `/v1/config/groups/${groupB}`, { access_scopes: ['app:switch-c'] }), after: ['switch-c'] },
       { what: 'joining a second scoped group', make: () => change('PUT', '/v1/config/members/switcher@example.com', { groups: [groupA, groupB] }), after: ['switch-a', 'switch-c'] },
-      { what: 'leaving every scoped group', make: () => change('PUT', '/v1/config/members/switcher@example.com', { groups: [] }), after: apps },
+      { what: 'leaving every scoped group', make: () => change('PUT', '/v1/config/members/switcher@example.com?widen=true', { groups: [] }), after: apps },
       { what: 'joining a scoped group again', make: () => change('PUT', '/v1/config/members/switcher@example.com', { groups: [groupA] }), after: ['switch-a'] },
     ];
     let before = ['switch-a'];

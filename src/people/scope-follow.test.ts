@@ -71,7 +71,7 @@ test("a scoped member's view and its alert follow the member's scope as it chang
   assert.deepEqual(alerts()[1], ['order two from db']);
 
   // Out of every group, the member sees everything, and so does the view they saved.
-  assert.equal((await asKey('PUT', '/v1/config/members/scoped@example.com', { groups: [] })).status, 200);
+  assert.equal((await asKey('PUT', '/v1/config/members/scoped@example.com?widen=true', { groups: [] })).status, 200);
   assert.equal(await storedScope(view.json.viewid), null);
   clock += MINUTE;
   await send('web', 'order three from web');

@@ -6,6 +6,7 @@ import type { Subsystem } from '../lib/subsystem.js';
 import { createMailer } from '../notify/mailer.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { Settings } from '../settings.js';
+import type { NamesOfLines } from './admits.js';
 import { groupRoutes } from './group-routes.js';
 import type { Groups } from './groups.js';
 import { type LinkSender, passwordLink } from './invitations.js';
@@ -40,6 +41,8 @@ export interface PeopleDeps {
   accessChanged: (account: string) => void;
   /** The retention and archiving the viewer's session answer carries. */
   organisationFacts: OrganisationFactsOf;
+  /** The store's apps and hosts of some lines, for what a group's scope admits (LogStore.namesByLines). */
+  namesOfLines: NamesOfLines;
 }
 
 export interface PeopleSubsystem extends Subsystem {
@@ -73,7 +76,7 @@ export function startPeople(deps: PeopleDeps): PeopleSubsystem {
       await app.register(sessionRoutes, { ...common, canEmail: deps.canEmail, keySignIn: settings.keySignIn, sso: settings.oidc !== undefined, limits });
       await app.register(passwordRoutes, { ...common, db: deps.db, links, resets: sender, limits, features });
       await app.register(memberRoutes, { auth: deps.auth, accounts: deps.accounts, members: deps.members, groups: deps.groups, sessions: deps.sessions, invitations: sender, scopes });
-      await app.register(groupRoutes, { auth: deps.auth, groups: deps.groups, scopes });
+      await app.register(groupRoutes, { auth: deps.auth, groups: deps.groups, scopes, names: deps.namesOfLines });
       await app.register(ssoRoutes, { ...common, db: deps.db, groups: deps.groups, oidc: settings.oidc, publicUrl: deps.publicUrl, features, scopes });
     },
     close: async () => {},

@@ -2,17 +2,38 @@ import type { QueryNode } from './ast.js';
 import { parseQuery } from './parser.js';
 
 /**
- * What a person may see of their organisation's lines: the searches of their scoped groups, any of
- * which lets a line through, or null for every line (service keys, and members in no scoped group).
- * Each search is in the viewer's language and was validated when its group was saved.
+ * One way into a scope. A search alone (a group with no exact lists, and every scope stored before
+ * the lists existed), or a search held to exact app and host names: the line's app must be one of
+ * `apps` and its host one of `hosts`, where a list is given and not empty. `query: ''` with lists
+ * is the lists alone.
  */
-export type AccessScope = readonly string[] | null;
+export type ScopeEntry = string | { query: string; apps?: string[]; hosts?: string[] };
 
-/** The scope as a query tree: everything, or the OR of its searches. */
+/**
+ * What a person may see of their organisation's lines: the entries of their scoped groups, any of
+ * which lets a line through, or null for every line (service keys, and members in no scoped group).
+ * Each search is in the viewer's language and was validated when its group was saved. Stored as
+ * JSON beside views and restores, so both forms of an entry must keep reading back.
+ */
+export type AccessScope = readonly ScopeEntry[] | null;
+
+const exact = (field: 'app' | 'host', values: unknown): QueryNode[] =>
+  Array.isArray(values) && values.length ? [{ kind: 'in', field, values: values.map(String) }] : [];
+
+/** One entry as a query tree: its search, and its lists, all of which must match. */
+function entryNode(entry: ScopeEntry): QueryNode {
+  if (typeof entry === 'string') return parseQuery(entry);
+  const search = parseQuery(typeof entry.query === 'string' ? entry.query : '');
+  const parts = [...(search.kind === 'all' ? [] : [search]), ...exact('app', entry.apps), ...exact('host', entry.hosts)];
+  if (parts.length === 0) return { kind: 'all' };
+  return parts.length === 1 ? parts[0] : { kind: 'and', children: parts };
+}
+
+/** The scope as a query tree: everything, or the OR of its entries. */
 export function scopeNode(scope: AccessScope): QueryNode {
   if (scope === null) return { kind: 'all' };
   if (scope.length === 0) return { kind: 'not', child: { kind: 'all' } }; // no search: no line
-  const children = scope.map((search) => parseQuery(search));
+  const children = scope.map(entryNode);
   if (children.some((child) => child.kind === 'all')) return { kind: 'all' };
   return children.length === 1 ? children[0] : { kind: 'or', children };
 }
@@ -31,7 +52,7 @@ export function withinScope(query: QueryNode, scope: AccessScope): QueryNode {
 /** Whether two scopes are the same (so an open tail knows when to rebuild its matcher). */
 export function sameScope(a: AccessScope, b: AccessScope): boolean {
   if (a === null || b === null) return a === b;
-  return a.length === b.length && a.every((search, index) => search === b[index]);
+  return a.length === b.length && a.every((entry, index) => JSON.stringify(entry) === JSON.stringify(b[index]));
 }
 
 /**

@@ -29,4 +29,10 @@ export type QueryNode =
   | { kind: 'not'; child: QueryNode }
   /** A word or quoted phrase searched in the line and its fields. */
   | { kind: 'text'; value: string; mode: MatchMode }
-  | { kind: 'field'; field: FieldRef; test: FieldTest };
+  | { kind: 'field'; field: FieldRef; test: FieldTest }
+  /**
+   * The line's app or host is exactly one of `values` (case-sensitive equality, no word match).
+   * Never produced by the parser: a group's exact `apps` and `hosts` lists become this
+   * (access-scope.ts), as the export filters' lists are compared.
+   */
+  | { kind: 'in'; field: 'app' | 'host'; values: string[] };

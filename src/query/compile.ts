@@ -1,5 +1,5 @@
 import type { SqlCondition } from '../store/types.js';
-import { type AccessScope, withinScope } from './access-scope.js';
+import { type AccessScope, scopeNode, withinScope } from './access-scope.js';
 import { parseQuery } from './parser.js';
 import { toSql } from './to-sql.js';
 
@@ -20,5 +20,14 @@ export function compileQuery(text: string, scope: AccessScope): SqlCondition | u
  */
 export function compileQueryWithin(text: string, scopes: AccessScope[]): SqlCondition | undefined {
   const node = scopes.reduce((held, scope) => withinScope(held, scope), parseQuery(text));
+  return node.kind === 'all' ? undefined : toSql(node);
+}
+
+/**
+ * The store's condition for the lines a scope lets through, as a reader sees them (a group's scope
+ * shown to the admin who edits it, held inside that admin's own scope), or undefined for every line.
+ */
+export function compileScopeFor(scope: AccessScope, reader: AccessScope): SqlCondition | undefined {
+  const node = withinScope(scopeNode(scope), reader);
   return node.kind === 'all' ? undefined : toSql(node);
 }

@@ -13,6 +13,8 @@ import type { SqlExecutor } from '../store/executor.js';
 import { LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
 import { encodeRows } from '../store/row-encoding.js';
+import { type AccessScope, type ScopeEntry, withinScope } from './access-scope.js';
+import type { QueryNode } from './ast.js';
 import { parseQuery } from './parser.js';
 import { toPredicate } from './to-predicate.js';
 import { toSql } from './to-sql.js';
@@ -210,6 +212,60 @@ test('SQL on the engine and the in-memory predicate select the same lines', asyn
     { seed: SEED, numRuns: RUNS },
   );
   assert.ok(nonTrivial > RUNS / 4, `only ${nonTrivial} of ${RUNS} queries selected some but not all lines`);
+});
+
+/**
+ * Exact lists, which no query text produces (a group's `apps` and `hosts`): names stored, names
+ * that only share a word or a case with them, and names no line has.
+ */
+const inArbitrary: fc.Arbitrary<QueryNode> = fc.oneof(
+  fc.subarray([...APPS, 'API', 'ap', 'nginx-secrets', 'error'], { minLength: 1, maxLength: 3 }).map((values): QueryNode => ({ kind: 'in', field: 'app', values })),
+  fc.subarray([...HOSTS, 'WEB-1', 'web', 'db-2'], { minLength: 1, maxLength: 3 }).map((values): QueryNode => ({ kind: 'in', field: 'host', values })),
+);
+const treeArbitrary: fc.Arbitrary<QueryNode> = fc.letrec<{ tree: QueryNode }>((tie) => ({
+  tree: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    inArbitrary,
+    queryArbitrary.map(parseQuery),
+    fc.tuple(tie('tree'), tie('tree')).map(([a, b]): QueryNode => ({ kind: 'and', children: [a, b] })),
+    fc.tuple(tie('tree'), tie('tree')).map(([a, b]): QueryNode => ({ kind: 'or', children: [a, b] })),
+    tie('tree').map((child): QueryNode => ({ kind: 'not', child })),
+  ),
+})).tree;
+/** A scope's entries as members' groups give them: searches alone, or held to exact lists. */
+const entryArbitrary: fc.Arbitrary<ScopeEntry> = fc.oneof(
+  queryArbitrary,
+  fc.record(
+    { query: fc.oneof(fc.constant(''), queryArbitrary), apps: fc.subarray([...APPS, 'nginx-secrets'], { minLength: 1, maxLength: 2 }), hosts: fc.subarray([...HOSTS, 'WEB-1'], { minLength: 1, maxLength: 2 }) },
+    { requiredKeys: ['query'] },
+  ),
+);
+const scopeArbitrary: fc.Arbitrary<AccessScope> = fc.oneof(fc.constant(null), fc.array(entryArbitrary, { minLength: 1, maxLength: 3 }));
+
+async function nodeSelection(node: QueryNode): Promise<string[]> {
+  const ids: string[] = [];
+  const chunks = store.read({ account: ACCOUNT, fromMs: 0, toMs: 2_000_000_000_000, condition: toSql(node) }, { prefer: 'head', limit: 10_000, chronological: true });
+  for await (const chunk of chunks) ids.push(...chunk.map((row) => row.id));
+  return ids;
+}
+
+test('exact app and host lists, in any tree and inside any scope, select the same lines in SQL and in memory', async () => {
+  let nonTrivial = 0;
+  await fc.assert(
+    fc.asyncProperty(treeArbitrary, scopeArbitrary, async (tree, scope) => {
+      const node = withinScope(tree, scope);
+      const expected = lines.filter(toPredicate(node)).map((line) => line.id);
+      if (expected.length > 0 && expected.length < lines.length) nonTrivial++;
+      assert.deepEqual(await nodeSelection(node), expected, `tree: ${JSON.stringify(tree)}, scope: ${JSON.stringify(scope)}`);
+    }),
+    { seed: SEED, numRuns: RUNS / 2 },
+  );
+  assert.ok(nonTrivial > RUNS / 8, `only ${nonTrivial} of ${RUNS / 2} trees selected some but not all lines`);
+  // Equality, not a word match: 'api' is not 'Api', and no part of a name admits the whole.
+  const apps = (values: string[]) => lines.filter(toPredicate({ kind: 'in', field: 'app', values })).map((line) => line.app);
+  assert.deepEqual([...new Set(apps(['api']))], ['api']);
+  assert.deepEqual(apps(['ap', 'error']), []);
+  assert.deepEqual(await nodeSelection({ kind: 'in', field: 'app', values: ['ap', 'error'] }), []);
 });
 
 test('a JSON line with optional escapes is selected exactly as the same line sent without them', async () => {

@@ -110,6 +110,11 @@ function compile(node: QueryNode): (line: SearchableLine, prepared: Prepared) =>
     }
     case 'field':
       return fieldMatcher(node.field, node.test);
+    case 'in': {
+      const values = new Set(node.values);
+      const field = node.field;
+      return (line) => values.has(line[field]);
+    }
   }
 }
 

@@ -169,6 +169,9 @@ class SqlCompiler {
         return this.words(node.value, node.mode);
       case 'field':
         return this.field(node.field, node.test);
+      case 'in':
+        this.readsLines = true;
+        return `has(${this.bind(node.values, 'Array(String)')}, ${node.field})`;
     }
   }
 }

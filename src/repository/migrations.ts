@@ -441,6 +441,15 @@ const setters: Step = () => [
 ];
 
 /**
+ * Step 10: a group's exact lists of app and host names (JSON arrays of strings), beside its
+ * searches: its members see only lines whose app and host are in them, where a list is not empty.
+ */
+const groupLists: Step = () => [
+  `ALTER TABLE member_groups ADD COLUMN apps TEXT NOT NULL DEFAULT '[]'`,
+  `ALTER TABLE member_groups ADD COLUMN hosts TEXT NOT NULL DEFAULT '[]'`,
+];
+
+/**
  * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
  * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
  */
@@ -458,6 +467,7 @@ const steps: Record<string, Step> = {
   '0007_restore_control': restoreControl,
   '0008_restore_filters': restoreFilters,
   '0009_setters': setters,
+  '0010_group_lists': groupLists,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

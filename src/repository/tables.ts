@@ -167,6 +167,9 @@ export interface ConfigTables {
     name: string;
     /** JSON: the access scope as the client gave it, a search or a list of searches. */
     access_scopes: string;
+    /** JSON arrays of exact app and host names the group's lines must have; '[]' limits nothing. */
+    apps: string;
+    hosts: string;
     created_at: number;
     modified_at: number;
   };

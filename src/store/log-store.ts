@@ -323,6 +323,26 @@ export class LogStore {
     return rows.map((row) => ({ name: row.name, lines: Number(row.lines), bytes: Number(row.bytes) }));
   }
 
+  /**
+   * The distinct apps and hosts of a filter's lines, most lines first (then by name), at most
+   * `limit` of each: what a group's scope lets through (people/admits.ts).
+   */
+  async namesByLines(query: LineFilter, limit: number): Promise<{ apps: string[]; hosts: string[] }> {
+    const { where, params } = this.selection(await this.expanded(query));
+    params.limit = limit;
+    const part = (column: 'app' | 'host') =>
+      `SELECT '${column}' AS kind, ${column} AS name, count() AS lines FROM ${this.tables.reads}
+        WHERE ${where.join(' AND ')} GROUP BY name ORDER BY lines DESC, name LIMIT {limit:UInt32}`;
+    const rows = await this.executor.rows<{ kind: 'app' | 'host'; name: string; lines: string }>(`${part('app')} UNION ALL ${part('host')}`, params);
+    // UNION ALL keeps no order between its parts: each list is put in order again.
+    const ranked = (kind: 'app' | 'host') =>
+      rows
+        .filter((row) => row.kind === kind)
+        .sort((a, b) => Number(b.lines) - Number(a.lines) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map((row) => row.name);
+    return { apps: ranked('app'), hosts: ranked('host') };
+  }
+
   /** The lines and bytes of a filter's lines. */
   async volume(filter: LineFilter): Promise<Volume> {
     const { where, params } = this.selection(await this.expanded(filter));

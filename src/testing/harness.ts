@@ -64,7 +64,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       const account = options.account ?? server.org.account;
       const password = options.password ?? `password of ${email}`;
       const { link } = await addMember(running.db, { account, email, role }, { publicUrl: running.url, inviteHours: 1 });
-      if (options.groups) await new Members(running.db).update(account, email, { groups: options.groups });
+      if (options.groups) await new Members(running.db).update(account, email, { groups: options.groups }, { by: 'owner' });
       const token = new URL(link).searchParams.get('token')!;
       const reply = await request(`${running.url}/api/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password }) });
       if (reply.status !== 200) throw new Error(`signing in as ${email} failed: ${reply.status} ${reply.text}`);

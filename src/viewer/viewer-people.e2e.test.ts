@@ -2,11 +2,12 @@
  * People in the viewer, end to end in Chromium against a real server and a real SMTP receiver:
  * password sign-in, who and which role in the top bar, no edit controls for readonly, an
  * invitation from the Members page to the invited person signed in (and the link refused the
- * second time), the group scope editor's count and errors, and the audit trail of all of it.
+ * second time), the group scope editor's count and errors, the audit trail of all of it, and a
+ * group's exact lists with what they let through, and the confirmation before access widens.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
@@ -28,10 +29,11 @@ const WEB_LINES = 20;
 const INVITED = 'neo@example.com';
 
 /**
- * A failed request is logged by Chromium as a console error. These tests provoke three on
- * purpose (a wrong password's 401, a bad scope's 400, a spent link's 410); any other is a fault.
+ * A failed request is logged by Chromium as a console error. These tests provoke four on
+ * purpose (a wrong password's 401, a bad scope's 400, a spent link's 410, a widening's 409);
+ * any other is a fault.
  */
-const PROVOKED = /^Failed to load resource: the server responded with a status of (400|401|410)\b/;
+const PROVOKED = /^Failed to load resource: the server responded with a status of (400|401|409|410)\b/;
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await reportingContext(browser, cspViolations, { viewport: { width: 1400, height: 900 }, locale: 'en-US' });
@@ -214,6 +216,65 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
     await eventually(async () => ((await records.first().getAttribute('data-action')) === 'member.set-password' ? true : undefined), 5000, "only the invited person's");
     assert.equal(await records.count(), 1);
     assert.equal(await page.locator('[data-testid=audit-more]').count(), 0, 'no further page');
+  });
+
+  test("a group's exact lists show what it lets through once saved; a change that lets a member see every line asks first, naming them", async () => {
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Members and groups' }).click();
+    await page.locator('[data-testid=people-page]').waitFor();
+
+    await page.click('[data-testid=new-group]');
+    await page.fill('[data-testid=group-name]', 'Web exact');
+    await page.fill('[data-testid=group-apps]', 'web');
+    const count = page.locator('[data-testid=scope-count]');
+    await eventually(async () => ((await count.getAttribute('data-matched')) === String(WEB_LINES) ? true : undefined), 10_000, 'the web lines counted within the list');
+    await page.click('[data-testid=save-group]');
+    const admits = page.locator('[data-testid=group-admits]');
+    await admits.waitFor();
+    assert.equal(await admits.innerText(), 'Saved “Web exact”: in the last day it lets through apps: web; hosts: web-1.');
+    assert.match(await page.locator('[data-testid=group-row]', { hasText: 'Web exact' }).innerText(), /apps: web/);
+
+    // Each dialog is answered in turn from `answers`, and its words kept.
+    const dialogs: string[] = [];
+    const answers: boolean[] = [];
+    const answer = (dialog: Dialog) => {
+      dialogs.push(dialog.message());
+      void (answers.shift() ? dialog.accept() : dialog.dismiss());
+    };
+    page.on('dialog', answer);
+    const asked = (n: number) => eventually(() => (dialogs.length === n ? true : undefined), 10_000, `dialog ${n}`);
+    const groupsOfInvited = () => memberRow(INVITED).locator('.group-checks summary').innerText();
+
+    // Billing is the invited member's only scoped group: deleting it is asked about twice, the second time naming them.
+    answers.push(true, false);
+    await page.getByRole('button', { name: 'Delete group Billing' }).click();
+    await asked(2);
+    assert.match(dialogs[0], /^Delete the group “Billing”\?/);
+    assert.equal(dialogs[1], `Deleting the group “Billing” would let ${INVITED} see every line of the organisation, with no limit: they would be in no scoped group. Do it anyway?`);
+    assert.equal(await page.locator('[data-testid=group-row]', { hasText: 'Billing' }).count(), 1, 'declined: the group stays');
+    answers.push(true, true);
+    await page.getByRole('button', { name: 'Delete group Billing' }).click();
+    await asked(4);
+    await eventually(async () => ((await page.locator('[data-testid=group-row]', { hasText: 'Billing' }).count()) === 0 ? true : undefined), 5000, 'the group gone');
+    await eventually(async () => ((await groupsOfInvited()) === 'No groups' ? true : undefined), 5000, 'the member in no group');
+
+    // Into a scoped group without a question; out of it, only once confirmed.
+    await memberRow(INVITED).locator('.group-checks summary').click();
+    await memberRow(INVITED).getByRole('checkbox', { name: 'Web exact' }).check();
+    await eventually(async () => ((await groupsOfInvited()) === 'Web exact' ? true : undefined), 5000, 'the group on the row');
+    assert.equal(dialogs.length, 4, 'narrowing asks nothing');
+    answers.push(false);
+    await memberRow(INVITED).getByRole('checkbox', { name: 'Web exact' }).uncheck();
+    await asked(5);
+    assert.match(dialogs[4], new RegExp(`^Changing the groups of ${INVITED.replace('.', '\\.')} would let ${INVITED.replace('.', '\\.')} see every line`));
+    await eventually(async () => ((await groupsOfInvited()) === 'Web exact' ? true : undefined), 5000, 'declined: still in the group');
+    answers.push(true);
+    await memberRow(INVITED).getByRole('checkbox', { name: 'Web exact' }).uncheck();
+    await asked(6);
+    await eventually(async () => ((await groupsOfInvited()) === 'No groups' ? true : undefined), 5000, 'confirmed: in no group');
+    page.off('dialog', answer);
+    const members = await request(`${server.url}/v1/config/members/${INVITED}`, { headers: { servicekey: server.org.serviceKey } });
+    assert.deepEqual(members.json.groups, []);
   });
 
   test('nothing was blocked by the Content-Security-Policy, and the pages logged no errors', () => {

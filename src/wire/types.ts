@@ -216,6 +216,8 @@ export interface ApiErrorBody {
   expected?: string;
   details?: ValidationDetail[];
   retryAfter?: number;
+  /** A change refused because it would let these members see every line (409; ?widen=true allows it). */
+  members?: string[];
 }
 
 /** Lines and their bytes (each line's text in UTF-8). */
@@ -269,10 +271,23 @@ export interface Group {
   groupId: string;
   name: string;
   access_scopes: unknown;
+  /** Exact app and host names its members' lines must have (each list, when not empty). */
+  apps: string[];
+  hosts: string[];
   /** Members' e-mails. */
   members: string[];
   created: number;
   modified: number;
+  /**
+   * On the answer to a POST, PUT or PATCH: the apps and hosts of the last day's lines that the
+   * group's scope lets through (as the person who saved it sees them), most lines first.
+   */
+  admits?: GroupAdmits;
+}
+
+export interface GroupAdmits {
+  apps: string[];
+  hosts: string[];
 }
 
 /** One change in GET /v1/config/audit. */

@@ -4,6 +4,7 @@ import { type ApiError, errors } from '../../http/errors.js';
 import type { ConfigTables } from '../../repository/tables.js';
 import type { OidcSettings } from '../../settings.js';
 import type { Groups } from '../groups.js';
+import { AccessChangeError } from '../access-guard.js';
 import { MemberError, type Members, normaliseEmail } from '../members.js';
 import type { ScopeFollower } from '../scope-follow.js';
 
@@ -84,14 +85,23 @@ async function join(deps: AdmissionDeps, email: string, address: string): Promis
  * Puts the member in exactly the groups of their organisation whose names are among the claim's
  * values; values that name no group here are ignored (a provider knows many groups Logstead does
  * not). A claim the provider left out changes nothing: leaving the member's groups as they are
- * can only keep their view narrower, whereas emptying them would widen it to every line.
+ * can only keep their view narrower, whereas emptying them would widen it to every line. A claim
+ * given is followed even when it takes the member out of every scoped group: the provider, which
+ * an operator set up to decide groups, said so (and the audit trail records it). One that would
+ * scope the organisation's last owner in no scoped group is not: the groups stay as they are.
  */
 async function followGroupsClaim(deps: AdmissionDeps, member: MemberRow, names: string[], address: string): Promise<void> {
   const wanted = new Set(names);
   const ids = (await deps.groups.list(member.account)).filter((group) => wanted.has(group.name)).map((group) => group.id).sort();
   const current = [...((await deps.members.get(member.account, member.email))?.groups ?? [])].sort();
   if (ids.join(',') === current.join(',')) return;
-  await deps.members.update(member.account, member.email, { groups: ids });
+  try {
+    // The provider's claim is the operator's configuration: it may change an owner's groups, and widen.
+    await deps.members.update(member.account, member.email, { groups: ids }, { by: 'owner', widen: true });
+  } catch (error) {
+    if (error instanceof AccessChangeError) return;
+    throw error;
+  }
   await deps.scopes.member(member.id);
   await deps.audit.record(member.account, {
     actor: member.email,

@@ -63,12 +63,17 @@ describe('the requests the app makes', () => {
       body: { email: 'b@example.com', role: 'member', groups: ['g1'] },
     });
     assert.deepEqual(api.updateMember.request('b+x@example.com', { role: 'readonly' }), { method: 'PUT', path: '/v1/config/members/b%2Bx%40example.com', body: { role: 'readonly' } });
+    assert.equal(api.updateMember.request('b@example.com', { groups: [] }, true).path, '/v1/config/members/b%40example.com?widen=true', 'widening asked for');
     assert.deepEqual(api.removeMember.request('b@example.com'), { method: 'DELETE', path: '/v1/config/members/b%40example.com' });
     assert.deepEqual(api.groups.request(), { method: 'GET', path: '/v1/config/groups' });
-    assert.deepEqual(api.createGroup.request({ name: 'Ops', access_scopes: 'app:ops' }), { method: 'POST', path: '/v1/config/groups', body: { name: 'Ops', access_scopes: 'app:ops' } });
-    assert.deepEqual(api.updateGroup.request('g1', { name: 'Ops', access_scopes: ['a', 'b'] }), { method: 'PATCH', path: '/v1/config/groups/g1', body: { name: 'Ops', access_scopes: ['a', 'b'] } });
+    const body = { name: 'Ops', access_scopes: 'app:ops', apps: ['ops'], hosts: [] };
+    assert.deepEqual(api.createGroup.request(body), { method: 'POST', path: '/v1/config/groups', body });
+    assert.deepEqual(api.replaceGroup.request('g1', { ...body, access_scopes: ['a', 'b'] }), { method: 'PUT', path: '/v1/config/groups/g1', body: { ...body, access_scopes: ['a', 'b'] } });
+    assert.equal(api.replaceGroup.request('g1', body, true).path, '/v1/config/groups/g1?widen=true');
     assert.deepEqual(api.deleteGroup.request('g1'), { method: 'DELETE', path: '/v1/config/groups/g1' });
+    assert.deepEqual(api.deleteGroup.request('g1', true), { method: 'DELETE', path: '/v1/config/groups/g1?widen=true' });
     assert.equal(api.lineCount.request('app:ops', 5, 9).path, '/v1/histogram?from=5&to=9&buckets=1&query=app%3Aops');
+    assert.equal(api.lineCount.request('', 5, 9, { apps: ['a', 'b'], hosts: ['h'] }).path, '/v1/histogram?from=5&to=9&buckets=1&apps=a%2Cb&hosts=h', 'within exact lists');
     assert.equal(api.lineCount.request('', 5, 9).path, '/v1/histogram?from=5&to=9&buckets=1', 'every line');
     assert.equal(api.audit.request({}).path, '/v1/config/audit?limit=50');
     assert.equal(api.audit.request({ actor: 'a@example.com', resource: 'group' }, '42').path, '/v1/config/audit?limit=50&actor=a%40example.com&resource=group&next=42');

@@ -52,6 +52,7 @@ export type {
   AuditPage,
   AuditRecord,
   Group,
+  GroupAdmits,
   InvitedMember,
   Member,
   Role,
@@ -110,6 +111,14 @@ export type ParserBody = Pick<ParserRule, 'name' | 'apps' | 'hosts' | 'query' | 
 /** POST /v1/config/parsers/test: each line and the fields the pattern would give it (null when it does not match). */
 export interface ParserTestResult {
   lines: Array<{ line: string; matched: boolean; fields: Record<string, unknown> | null; level?: string }>;
+}
+
+/** A group as the editor sends it (POST, or PUT to replace it whole). */
+export interface GroupBody {
+  name: string;
+  access_scopes: string | string[];
+  apps: string[];
+  hosts: string[];
 }
 
 export interface AuditFilter {
@@ -223,6 +232,8 @@ const post = <T>(path: string, body: unknown): ApiRequest<T> => ({ method: 'POST
 const remove = (path: string): ApiRequest<unknown> => ({ method: 'DELETE', path });
 const member = (email: string) => `/v1/config/members/${encodeURIComponent(email)}`;
 const group = (groupId: string) => `/v1/config/groups/${encodeURIComponent(groupId)}`;
+/** `?widen=true`: the change may let members see every line (the server refuses it otherwise, with 409 naming them). */
+const widening = (path: string, widen: boolean) => (widen ? `${path}?widen=true` : path);
 
 /** An API call: call it to send the request, or read the request it sends with `.request`. */
 function endpoint<A extends unknown[], T>(build: (...args: A) => ApiRequest<T>) {
@@ -243,16 +254,19 @@ export const api = {
 
   members: endpoint(() => get<Member[]>('/v1/config/members')),
   inviteMember: endpoint((invite: { email: string; role: Role; groups: string[] }) => post<InvitedMember>('/v1/config/members', invite)),
-  updateMember: endpoint((email: string, change: { role?: Role; groups?: string[] }): ApiRequest<Member> => ({ method: 'PUT', path: member(email), body: change })),
+  updateMember: endpoint((email: string, change: { role?: Role; groups?: string[] }, widen: boolean = false): ApiRequest<Member> => ({ method: 'PUT', path: widening(member(email), widen), body: change })),
   removeMember: endpoint((email: string) => remove(member(email))),
   groups: endpoint(() => get<Group[]>('/v1/config/groups')),
-  createGroup: endpoint((body: { name: string; access_scopes: string | string[] }) => post<Group>('/v1/config/groups', body)),
-  updateGroup: endpoint((groupId: string, body: { name: string; access_scopes: string | string[] }): ApiRequest<Group> => ({ method: 'PATCH', path: group(groupId), body })),
-  deleteGroup: endpoint((groupId: string) => remove(group(groupId))),
-  /** How many lines of a range match a search, as the signed-in person sees them (one bucket). */
-  lineCount: endpoint((query: string, from: number, to: number) => {
+  /** The answer to a save names what the group admits: the apps and hosts of the last day's lines it lets through. */
+  createGroup: endpoint((body: GroupBody) => post<Group>('/v1/config/groups', body)),
+  replaceGroup: endpoint((groupId: string, body: GroupBody, widen: boolean = false): ApiRequest<Group> => ({ method: 'PUT', path: widening(group(groupId), widen), body })),
+  deleteGroup: endpoint((groupId: string, widen: boolean = false) => remove(widening(group(groupId), widen))),
+  /** How many lines of a range match a search, within exact app and host lists when given, as the signed-in person sees them (one bucket). */
+  lineCount: endpoint((query: string, from: number, to: number, lists: { apps?: string[]; hosts?: string[] } = {}) => {
     const params = new URLSearchParams({ from: String(from), to: String(to), buckets: '1' });
     if (query) params.set('query', query);
+    if (lists.apps?.length) params.set('apps', lists.apps.join(','));
+    if (lists.hosts?.length) params.set('hosts', lists.hosts.join(','));
     return get<HistogramResponse>(`/v1/histogram?${params}`);
   }),
   /** A page of the audit trail, newest first; `next` from the previous page asks for the one after. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countProblem, countQuery, locate, saveProblem, scopeLines, scopeText, scopeValue } from './scope.js';
+import { countProblem, countQuery, locate, namesOf, namesText, saveProblem, scopeLines, scopeText, scopeValue } from './scope.js';
 
 test('a stored scope shows one search per line, and is sent back in the shape clients use', () => {
   assert.equal(scopeText('app:billing'), 'app:billing');
@@ -37,4 +37,11 @@ test("a refused save names the search and the position the server's message give
   const name = '"name" is not allowed to be empty';
   assert.deepEqual(saveProblem({ error: name, details: [{ message: name, key: 'name', field: 'Name' }] }), { message: name });
   assert.deepEqual(saveProblem({ error: 'A group with this name exists' }), { message: 'A group with this name exists' });
+});
+
+test("a group's exact names are typed separated by commas or lines, and shown back the same way", () => {
+  assert.deepEqual(namesOf(' checkout, checkout-api \n\nweb-1,,checkout '), ['checkout', 'checkout-api', 'web-1']);
+  assert.deepEqual(namesOf(''), []);
+  assert.equal(namesText(['checkout', 'web-1']), 'checkout, web-1');
+  assert.equal(namesText(undefined), '');
 });

@@ -74,3 +74,18 @@ export function countProblem(body: ApiErrorBody, starts: number[]): ScopeProblem
   if (body.position === undefined) return { message: body.error };
   return { message: body.error, ...locate(body.position, starts) };
 }
+
+/** Exact names (a group's apps or hosts) as typed: separated by commas or line breaks, each once. */
+export function namesOf(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** A list of names as the editor shows it. */
+export const namesText = (names: string[] | undefined): string => (names ?? []).join(', ');
