@@ -18,6 +18,14 @@ export function scopeNode(scope: AccessScope): QueryNode {
 }
 
 /**
+ * Whether a scope lets every line through (null, or a search that matches everything): such a
+ * reader may be told organisation-wide figures, as an unscoped one is.
+ */
+export function seesEveryLine(scope: AccessScope): boolean {
+  return scopeNode(scope).kind === 'all';
+}
+
+/**
  * A query held inside a scope: both must match. Both compilations (SQL for the store, the
  * predicate for live lines) take this one tree, so the scope means the same on every read path.
  */
