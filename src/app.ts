@@ -101,7 +101,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const { store, executor } = await started.add(startStore({ settings, keptFrom, log }));
     const { views, presets } = await started.add(startViews({ db, auth, delivery: deliveryAbilities(settings), setters: members, volume: lastDayOfView(store, now) }));
     const notify = await started.add(startNotify({ settings, db, nodeSlot, views, auth, publicUrl, attempted: countDelivery(metrics), log, now }));
-    const { metaTypes } = await started.add(startMetaFields({ db, auth, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
+    const { metaTypes } = await started.add(startMetaFields({ db, auth, store, maxNewFieldsPerDay: settings.maxMetaFieldsPerDay, now: options.now }));
     const controls = await started.add(startIngestionControls({ db, auth, log, now: options.now }));
     const parsers = await started.add(startParsers({ db, auth, store, log, now: options.now, skipped: (lines) => metrics.parsingSkipped.inc(lines) }));
     const ingest = await started.add(

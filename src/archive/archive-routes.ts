@@ -1,13 +1,14 @@
 import Joi from 'joi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../http/errors.js';
-import type { ServiceAuth } from '../http/service-auth.js';
+import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
 import { internalLiteral } from '../lib/private-address.js';
 import { ARCHIVE_INTEGRATIONS, type ArchiveConfigInput, type ArchiveConfigs } from './archive-config.js';
 import type { ArchiveFiles } from './archive-files.js';
 import type { Restores } from './restores.js';
 import { listParam, parseTimeRange } from '../http/filter-params.js';
+import { seesEveryLine } from '../query/access-scope.js';
 import { compileQuery } from '../query/compile.js';
 import { ArchiveBucket, storeError } from './bucket.js';
 
@@ -112,7 +113,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
   /** The archive carries every line of the organisation to its bucket: a scoped admin may not say where. */
   const unscopedAccount = async (request: FastifyRequest) => {
     const { account, scope } = await auth.principal(request);
-    if (scope !== null) throw errors.scopeForbidden('the archive carries every line of the organisation to the bucket it names');
+    if (!seesEveryLine(scope)) throw errors.scopeForbidden(scope ?? [], 'the archive carries every line of the organisation to the bucket it names, so only an unscoped admin sets it');
     return account;
   };
 
@@ -150,8 +151,22 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
     return reply.code(202).send(started);
   });
 
+  /**
+   * A restore's counts are of the lines inside the scope of whoever started it. A reader with an
+   * access scope is shown (and may cancel) only restores started within it: under searches that
+   * are all among the reader's own. Any other is, to them, a restore that does not exist.
+   */
+  const restoreInScope = async (principal: Principal, id: string): Promise<void> => {
+    if (seesEveryLine(principal.scope)) return;
+    const started = await deps.restores.scopeOf(principal.account, id);
+    const reader = principal.scope ?? [];
+    if (!started || !started.every((search) => reader.includes(search))) throw errors.restoreNotFound();
+  };
+
   app.get<{ Params: { id: string } }>('/v1/archive/restore/:id', { config: { permission: 'admin' } }, async (request) => {
-    const found = await deps.restores.status(await auth.account(request), request.params.id);
+    const principal = await auth.principal(request);
+    await restoreInScope(principal, request.params.id);
+    const found = await deps.restores.status(principal.account, request.params.id);
     if (!found) throw errors.restoreNotFound();
     return found;
   });
@@ -159,17 +174,24 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
   // Cancels a running restore on whichever node runs it (it reads its row between steps); the
   // lines already loaded stay, kept as the restore said.
   app.delete<{ Params: { id: string } }>('/v1/archive/restore/:id', { config: { permission: 'admin', audit: 'archive-restore' } }, async (request) => {
-    const outcome = await deps.restores.cancel(await auth.account(request), request.params.id);
+    const principal = await auth.principal(request);
+    await restoreInScope(principal, request.params.id);
+    const outcome = await deps.restores.cancel(principal.account, request.params.id);
     if (!outcome) throw errors.restoreNotFound();
     if ('finished' in outcome) throw errors.restoreFinished(outcome.finished.status);
     return outcome.cancelled;
   });
 
+  /**
+   * The archiver's progress and its files. A file holds every line of its hour, whatever scope, so
+   * a reader with an access scope is shown each file without its `lines` and `bytes`.
+   */
   app.get('/v1/archive/status', { config: { permission: 'admin' } }, async (request) => {
-    const account = await auth.account(request);
+    const { account, scope } = await auth.principal(request);
     const { limit } = validate<{ limit: number }>(statusSchema, request.query);
     const position = await files.position(account);
-    const list = await files.status(account, limit);
+    const all = await files.status(account, limit);
+    const list = seesEveryLine(scope) ? all : all.map(({ lines: _lines, bytes: _bytes, ...file }) => file);
     return {
       configured: position !== undefined,
       ...(position ? { configuredAt: position.configuredAt, archivedArrivalsBefore: position.passedTo, hoursDueBefore: new Date(position.eligibleBefore).toISOString() } : {}),

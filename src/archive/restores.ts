@@ -293,6 +293,13 @@ export class Restores {
     return next.ts > toMs ? 'finished' : 'more';
   }
 
+  /** The access scope a restore was started with (it finds and counts only lines inside it); undefined when there is no such restore. */
+  async scopeOf(account: string, id: string): Promise<AccessScope | undefined> {
+    const row = await this.db.selectFrom('archive_restores').select('scope_json').where('id', '=', id).where('account', '=', account).executeTakeFirst();
+    if (!row) return undefined;
+    return row.scope_json === null ? null : (JSON.parse(row.scope_json) as AccessScope);
+  }
+
   async status(account: string, id: string): Promise<RestoreStatus | undefined> {
     const row = await this.db.selectFrom('archive_restores').selectAll().where('id', '=', id).where('account', '=', account).executeTakeFirst();
     if (!row) return undefined;

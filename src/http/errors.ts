@@ -87,9 +87,16 @@ export const errors = {
   /** A member whose role is below what the route needs (src/http/permissions.ts). */
   roleForbidden: (role: string, needed: string) =>
     new ApiError(403, envelope(`Forbidden: your role (${role}) may not do this; it needs the ${needed} role or above.`, 'Forbidden')),
-  /** A scoped principal asked to set up something that would carry lines, counts or names from outside their scope. */
-  scopeForbidden: (what: string) =>
-    new ApiError(403, envelope(`Forbidden: your access scope limits the lines you may see, and ${what}; ask an unscoped admin.`, 'Forbidden')),
+  /**
+   * A listing that cannot be cut down to the member's access scope (it records or counts the whole
+   * organisation), or a target that would carry lines past it, refused to a member with one; the
+   * message names the scope's searches.
+   */
+  scopeForbidden: (scope: readonly unknown[], what: string) =>
+    new ApiError(
+      403,
+      envelope(`Forbidden: your access scope (${scope.map((search) => JSON.stringify(search)).join(' OR ') || 'no search'}) limits what you may read, and ${what}.`, 'Forbidden'),
+    ),
   wrongPassword: () => new ApiError(401, envelope('Wrong e-mail or password.', 'Unauthorized')),
   keySignInOff: () =>
     new ApiError(403, envelope('Signing in with a service key is turned off here (LOGSTEAD_KEY_SIGN_IN=false); sign in with your e-mail and password, or single sign-on.', 'Forbidden')),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../http/errors.js';
+import { seesEveryLine } from '../query/access-scope.js';
 import { type ServiceAuth, setterOf } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
 import { type IndexRateAlerts, configForRead, readConfig, sameChannels } from './config.js';
@@ -14,7 +15,7 @@ export async function indexRateRoutes(app: FastifyInstance, deps: { auth: Servic
   app.put('/v1/config/index-rate', { config: { permission: 'admin', audit: 'index-rate' } }, async (request) => {
     const principal = await deps.auth.principal(request);
     // It counts every line of the organisation: a scoped admin would learn counts outside their scope.
-    if (principal.scope !== null) throw errors.scopeForbidden('the index-rate alert counts every line of the organisation');
+    if (!seesEveryLine(principal.scope)) throw errors.scopeForbidden(principal.scope ?? [], 'the index-rate alert counts every line of the organisation, so only an unscoped admin sets where it sends');
     const config = readConfig(request.body, validate);
     const before = await deps.alerts.get(principal.account);
     // Whoever changes where it sends becomes its setter; a change of thresholds alone keeps the setter.

@@ -16,6 +16,19 @@ export interface ExclusionRule {
 
 export type ExclusionRuleFields = Omit<ExclusionRule, 'id'>;
 
+/** An active rule as the ingest path's gate holds it: with the version of its filter, which its counts record. */
+export type ActiveExclusionRule = ExclusionRule & { account: string; filterVersion: number };
+
+/** Lines and bytes a rule excluded; with the lowest filter version they were counted under (-1: from before versions were kept). */
+export interface ExcludedCount {
+  account: string;
+  ruleId: string;
+  hour: number;
+  lines: number;
+  bytes: number;
+  filterVersion: number;
+}
+
 /** An organisation may hold this many rules: each is tested against every line it sends. */
 export const MAX_EXCLUSION_RULES = 100;
 
@@ -76,9 +89,26 @@ export class ExclusionRules {
     });
   }
 
-  /** Replaces a rule's fields; undefined when the organisation has no such rule. */
+  /**
+   * Replaces a rule's fields; undefined when the organisation has no such rule. A change of its
+   * apps, hosts or query (compared as stored) moves its filter version on.
+   */
   async update(account: string, id: string, fields: ExclusionRuleFields): Promise<ExclusionRule | undefined> {
-    const result = await this.db.updateTable('exclusion_rules').set(toColumns(fields)).where('account', '=', account).where('id', '=', id).executeTakeFirst();
+    const columns = toColumns(fields);
+    const result = await this.db
+      .updateTable('exclusion_rules')
+      .set((eb) => ({
+        ...columns,
+        filter_version: eb
+          .case()
+          .when(eb.and([eb('apps_json', '=', columns.apps_json), eb('hosts_json', '=', columns.hosts_json), eb('query', '=', columns.query)]))
+          .then(eb.ref('filter_version'))
+          .else(eb('filter_version', '+', 1))
+          .end(),
+      }))
+      .where('account', '=', account)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0 ? { id, ...fields } : undefined;
   }
 
@@ -88,9 +118,9 @@ export class ExclusionRules {
   }
 
   /** Every organisation's active rules, for the ingest path's cache. */
-  async allActive(): Promise<Array<ExclusionRule & { account: string }>> {
-    const rows = await this.db.selectFrom('exclusion_rules').select(COLUMNS).where('active', '=', 1).orderBy('created_at').orderBy('id').execute();
-    return rows.map((row) => ({ account: row.account, ...fromRow(row) }));
+  async allActive(): Promise<ActiveExclusionRule[]> {
+    const rows = await this.db.selectFrom('exclusion_rules').select([...COLUMNS, 'filter_version']).where('active', '=', 1).orderBy('created_at').orderBy('id').execute();
+    return rows.map((row) => ({ account: row.account, ...fromRow(row), filterVersion: Number(row.filter_version) }));
   }
 
   /**
@@ -109,16 +139,56 @@ export class ExclusionRules {
     return new Map(rows.map((row) => [row.rule_id, { lines: Number(row.lines), bytes: Number(row.bytes) }]));
   }
 
-  /** Adds counts of excluded lines, per organisation, rule and hour. */
-  async addCounts(counts: Array<{ account: string; ruleId: string; hour: number; lines: number; bytes: number }>): Promise<void> {
+  /**
+   * The organisation's rules, each with what it excluded since `sinceMs` (whole hours) under its
+   * present filter only: the hours counted wholly under its apps, hosts and query as they now read,
+   * so every line counted is a line that filter lets through. Hours from before a change of its
+   * filter, or from before filter versions were kept, are left out, as are deleted rules. One
+   * statement, so a rule and its counts are read at the same moment: an edit in between cannot
+   * pair one filter with another's counts.
+   */
+  async listWithCurrentCounts(account: string, sinceMs: number, untilMs = Number.MAX_SAFE_INTEGER): Promise<Array<ExclusionRule & { lines: number; bytes: number }>> {
+    const columns = COLUMNS.map((column) => `exclusion_rules.${column}` as const);
+    const rows = await this.db
+      .selectFrom('exclusion_rules')
+      .leftJoin('exclusion_counts', (join) =>
+        join
+          .onRef('exclusion_counts.account', '=', 'exclusion_rules.account')
+          .onRef('exclusion_counts.rule_id', '=', 'exclusion_rules.id')
+          .onRef('exclusion_counts.filter_version', '=', 'exclusion_rules.filter_version')
+          .on('exclusion_counts.hour', '>=', sinceMs)
+          .on('exclusion_counts.hour', '<=', untilMs),
+      )
+      .select(columns)
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('exclusion_counts.lines'), eb.lit(0)).as('lines'), eb.fn.coalesce(eb.fn.sum<number>('exclusion_counts.bytes'), eb.lit(0)).as('bytes')])
+      .where('exclusion_rules.account', '=', account)
+      .groupBy([...columns, 'exclusion_rules.created_at'])
+      .orderBy('exclusion_rules.created_at')
+      .orderBy('exclusion_rules.id')
+      .execute();
+    return rows.map((row) => ({ ...fromRow(row), lines: Number(row.lines), bytes: Number(row.bytes) }));
+  }
+
+  /**
+   * Adds counts of excluded lines, per organisation, rule and hour. An hour keeps the lowest filter
+   * version it was counted under, so an hour that mixes a rule's old filter and its new one is
+   * taken for the old.
+   */
+  async addCounts(counts: ExcludedCount[]): Promise<void> {
     if (counts.length === 0) return;
     await this.db
       .insertInto('exclusion_counts')
-      .values(counts.map((count) => ({ account: count.account, rule_id: count.ruleId, hour: count.hour, lines: count.lines, bytes: count.bytes })))
+      .values(counts.map((count) => ({ account: count.account, rule_id: count.ruleId, hour: count.hour, lines: count.lines, bytes: count.bytes, filter_version: count.filterVersion })))
       .onConflict((conflict) =>
         conflict.columns(['account', 'rule_id', 'hour']).doUpdateSet((eb) => ({
           lines: eb('exclusion_counts.lines', '+', eb.ref('excluded.lines')),
           bytes: eb('exclusion_counts.bytes', '+', eb.ref('excluded.bytes')),
+          filter_version: eb
+            .case()
+            .when('exclusion_counts.filter_version', '<', eb.ref('excluded.filter_version'))
+            .then(eb.ref('exclusion_counts.filter_version'))
+            .else(eb.ref('excluded.filter_version'))
+            .end(),
         })),
       )
       .execute();

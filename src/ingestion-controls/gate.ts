@@ -2,7 +2,7 @@ import { errors } from '../http/errors.js';
 import type { ExclusionVerdict, IntakeGate } from '../ingest/intake.js';
 import { lineMatcher } from '../query/line-matcher.js';
 import type { StoredLine } from '../store/types.js';
-import type { ExclusionRules } from './exclusion-rules.js';
+import type { ExcludedCount, ExclusionRules } from './exclusion-rules.js';
 import type { IngestionSuspension } from './suspension.js';
 
 const HOUR_MS = 3_600_000;
@@ -10,15 +10,9 @@ const HOUR_MS = 3_600_000;
 interface CompiledRule {
   id: string;
   indexonly: boolean;
+  /** The version of the filter `matches` was compiled from, which the rule's counts record. */
+  filterVersion: number;
   matches: (line: StoredLine) => boolean;
-}
-
-interface Excluded {
-  account: string;
-  ruleId: string;
-  hour: number;
-  lines: number;
-  bytes: number;
 }
 
 /**
@@ -31,7 +25,7 @@ interface Excluded {
 export class IngestionGate implements IntakeGate {
   private suspended = new Set<string>();
   private rules = new Map<string, CompiledRule[]>();
-  private counts = new Map<string, Excluded>();
+  private counts = new Map<string, ExcludedCount>();
 
   constructor(
     private readonly exclusions: ExclusionRules,
@@ -50,7 +44,7 @@ export class IngestionGate implements IntakeGate {
         continue; // saved before a change of the query language made it invalid: it excludes nothing
       }
       const list = rules.get(rule.account) ?? [];
-      list.push({ id: rule.id, indexonly: rule.indexonly, matches });
+      list.push({ id: rule.id, indexonly: rule.indexonly, filterVersion: rule.filterVersion, matches });
       rules.set(rule.account, list);
     }
     // A rule that drops a line outright decides before one that only keeps it from the store.
@@ -77,7 +71,9 @@ export class IngestionGate implements IntakeGate {
         if (!rule.matches(line)) continue;
         const key = `${account}\n${rule.id}\n${hour}`;
         let count = this.counts.get(key);
-        if (!count) this.counts.set(key, (count = { account, ruleId: rule.id, hour, lines: 0, bytes: 0 }));
+        if (!count) this.counts.set(key, (count = { account, ruleId: rule.id, hour, lines: 0, bytes: 0, filterVersion: rule.filterVersion }));
+        // A reload within the hour may bring a new filter: the hour is then taken for the old one.
+        else if (rule.filterVersion < count.filterVersion) count.filterVersion = rule.filterVersion;
         count.lines++;
         count.bytes += line.size;
         return rule.indexonly ? 'indexonly' : 'drop';
@@ -101,6 +97,7 @@ export class IngestionGate implements IntakeGate {
         if (later) {
           later.lines += count.lines;
           later.bytes += count.bytes;
+          later.filterVersion = Math.min(later.filterVersion, count.filterVersion);
         } else this.counts.set(key, count);
       }
       throw error;

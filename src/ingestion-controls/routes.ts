@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../http/errors.js';
 import { fieldLabel } from '../http/field-labels.js';
 import { type QueryParams, parseTimeRange } from '../http/filter-params.js';
-import type { ServiceAuth } from '../http/service-auth.js';
+import type { Principal, ServiceAuth } from '../http/service-auth.js';
 import { validate } from '../http/validation.js';
+import { seesEveryLine } from '../query/access-scope.js';
+import { filterInsideScope } from '../query/inside-scope.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
 import { type ExclusionRule, type ExclusionRuleFields, type ExclusionRules, MAX_EXCLUSION_RULES } from './exclusion-rules.js';
 import type { IngestionSuspension } from './suspension.js';
@@ -76,22 +78,48 @@ const complete = (body: Partial<ExclusionRuleFields>): ExclusionRuleFields => ({
 });
 
 /**
+ * Whether a reader may see into a rule: its title, its filter and the lines it excluded. Excluded
+ * lines are never stored, so their counts cannot be cut down to a reader's access scope after the
+ * fact; a reader with a scope sees a rule only when every line its filter lets through is provably
+ * inside the scope (query/inside-scope.ts: its query is one of the scope's searches or an AND
+ * with one of them, or each app and host it names passes a search of the scope on names alone).
+ * Any other rule is, to them, as a rule that does not exist. A rule whose query no longer parses
+ * excludes nothing and is seen only by readers without a scope.
+ */
+function seesInto(principal: Principal, rule: ExclusionRule): boolean {
+  if (seesEveryLine(principal.scope)) return true;
+  try {
+    return filterInsideScope(rule, principal.scope);
+  } catch (error) {
+    if (error instanceof QueryParseError) return false;
+    throw error;
+  }
+}
+
+/**
  * Mezmo's ingestion controls: exclusion rules (/v1/config/ingestion/exclusions, POST, GET, and
  * GET, PATCH and DELETE on /{id}) and suspending ingestion (/v1/config/ingestion/status, suspend,
  * suspend/confirm and resume). Admins change them, audited; any member may read them, since what
- * is let in decides what everyone sees.
+ * is let in decides what everyone sees, except that a member with an access scope sees only the
+ * rules they can see into (seesInto), and may change only those.
  */
 export async function ingestionControlRoutes(app: FastifyInstance, deps: IngestionControlRoutesDeps): Promise<void> {
   const { auth, exclusions, suspension } = deps;
   const base = '/v1/config/ingestion/exclusions';
 
-  app.get(base, { config: { permission: 'read' } }, async (request) => exclusions.list(await auth.account(request)));
-
-  app.get<{ Params: { id: string } }>(`${base}/:id`, { config: { permission: 'read' } }, async (request) => {
-    const rule = await exclusions.get(await auth.account(request), request.params.id);
-    if (!rule) throw errors.notFound();
+  /** A rule of the caller's organisation that the caller can see into, or the catalogue's 404. */
+  const visibleRule = async (principal: Principal, id: string): Promise<ExclusionRule> => {
+    const rule = await exclusions.get(principal.account, id);
+    if (!rule || !seesInto(principal, rule)) throw errors.notFound();
     return rule;
+  };
+
+  app.get(base, { config: { permission: 'read' } }, async (request) => {
+    const principal = await auth.principal(request);
+    return (await exclusions.list(principal.account)).filter((rule) => seesInto(principal, rule));
   });
+
+  app.get<{ Params: { id: string } }>(`${base}/:id`, { config: { permission: 'read' } }, async (request) => visibleRule(await auth.principal(request), request.params.id));
 
   app.post(base, { config: { permission: 'admin', audit: 'ingestion-exclusion' } }, async (request) => {
     const account = await auth.account(request);
@@ -102,9 +130,9 @@ export async function ingestionControlRoutes(app: FastifyInstance, deps: Ingesti
   });
 
   app.patch<{ Params: { id: string } }>(`${base}/:id`, { config: { permission: 'admin', audit: 'ingestion-exclusion' } }, async (request) => {
-    const account = await auth.account(request);
-    const existing = await exclusions.get(account, request.params.id);
-    if (!existing) throw errors.notFound();
+    const principal = await auth.principal(request);
+    const { account } = principal;
+    const existing = await visibleRule(principal, request.params.id);
     const patch = validate<Partial<ExclusionRuleFields>>(patchSchema, request.body);
     const { id: _id, ...current } = existing;
     const merged: ExclusionRuleFields = { ...current, ...patch };
@@ -118,9 +146,9 @@ export async function ingestionControlRoutes(app: FastifyInstance, deps: Ingesti
   });
 
   app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: { permission: 'admin', audit: 'ingestion-exclusion' } }, async (request) => {
-    const account = await auth.account(request);
-    const rule = await exclusions.get(account, request.params.id);
-    if (!rule || !(await exclusions.remove(account, rule.id))) throw errors.notFound();
+    const principal = await auth.principal(request);
+    const rule = await visibleRule(principal, request.params.id);
+    if (!(await exclusions.remove(principal.account, rule.id))) throw errors.notFound();
     await deps.changed();
     return rule;
   });
@@ -151,18 +179,38 @@ export async function ingestionControlRoutes(app: FastifyInstance, deps: Ingesti
    * The lines kept out of the store by exclusion rules, apart from the stored lines GET /v1/usage
    * counts (a Logstead addition): by default over the last day, in all and per rule that still
    * exists. Counted per hour of arrival, so a range takes the hours it touches.
+   *
+   * A reader with an access scope is shown only the rules they can see into (seesInto), each with
+   * only the hours counted wholly under its present filter (a rule edited from another app's
+   * lines to theirs must not show the other app's counts), and totals that are the sums of the
+   * rules shown: lines excluded by other rules, by deleted rules or before a rule's last change of
+   * filter are not counted for them.
    */
   app.get('/v1/usage/excluded', { config: { permission: 'read' } }, async (request) => {
-    const account = await auth.account(request);
+    const principal = await auth.principal(request);
+    const { account } = principal;
     const now = deps.now();
     const { fromMs, toMs } = parseTimeRange(request.query as QueryParams, { fromMs: now - DAY_MS, toMs: now });
-    const counted = await exclusions.excludedSince(account, Math.floor(fromMs / HOUR_MS) * HOUR_MS, toMs);
-    const rules = (await exclusions.list(account)).map((rule) => ({ id: rule.id, title: rule.title, active: rule.active, ...(counted.get(rule.id) ?? { lines: 0, bytes: 0 }) }));
+    const sinceMs = Math.floor(fromMs / HOUR_MS) * HOUR_MS;
+    let rules: Array<{ id: string; title: string; active: boolean; lines: number; bytes: number }>;
     let lines = 0;
     let bytes = 0;
-    for (const count of counted.values()) {
-      lines += count.lines;
-      bytes += count.bytes;
+    if (seesEveryLine(principal.scope)) {
+      const counted = await exclusions.excludedSince(account, sinceMs, toMs);
+      rules = (await exclusions.list(account)).map((rule) => ({ id: rule.id, title: rule.title, active: rule.active, ...(counted.get(rule.id) ?? { lines: 0, bytes: 0 }) }));
+      // Every rule's counts, deleted rules' too.
+      for (const count of counted.values()) {
+        lines += count.lines;
+        bytes += count.bytes;
+      }
+    } else {
+      const shown = (await exclusions.listWithCurrentCounts(account, sinceMs, toMs)).filter((rule) => seesInto(principal, rule));
+      rules = shown.map((rule) => ({ id: rule.id, title: rule.title, active: rule.active, lines: rule.lines, bytes: rule.bytes }));
+      // The rules shown, and nothing else.
+      for (const rule of rules) {
+        lines += rule.lines;
+        bytes += rule.bytes;
+      }
     }
     return { from: fromMs, to: toMs, lines, bytes, rules };
   });

@@ -105,6 +105,24 @@ test('the test route answers the fields of given lines, or of the last lines the
   assert.deepEqual(stored.json.lines.map((line: { fields: unknown }) => line.fields), [{ job: '8', seconds: 30 }, { job: '7', seconds: 12 }], 'newest first, only the app asked for');
 });
 
+test("the test route reads a scoped member's last lines inside their scope only (issue 39, point 6)", async () => {
+  await ingest('tester', [{ line: 'payout 1 to employee-7 done', app: 'payroll' }, { line: 'payout 2 to invoice-9 done', app: 'billing' }]);
+  const group = await request(`${server.url}/v1/config/groups`, {
+    method: 'POST',
+    headers: { servicekey: server.org.serviceKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'billing only', access_scopes: 'app:billing' }),
+  });
+  assert.equal(group.status, 200, group.text);
+  const scoped = await server.signInAs('billing.reader@example.com', 'readonly', { groups: [group.json.id] });
+  const body = { pattern: 'payout (?P<payout>\\d+) to (?P<to>\\S+) done', types: {}, query: 'payout' };
+  const seen = await call(scoped, 'POST', '/v1/config/parsers/test', body);
+  assert.equal(seen.status, 200, seen.text);
+  assert.deepEqual(seen.json.lines.map((line: { fields: unknown }) => line.fields), [{ payout: '2', to: 'invoice-9' }]);
+  assert.ok(!seen.text.includes('employee-7'));
+  const all = await call(admin, 'POST', '/v1/config/parsers/test', body);
+  assert.deepEqual(all.json.lines.map((line: { fields: unknown }) => line.fields), [{ payout: '2', to: 'invoice-9' }, { payout: '1', to: 'employee-7' }]);
+});
+
 test('bad rules get a 400 that says why, and nothing is saved', async () => {
   const cases: Array<[Record<string, unknown>, RegExp]> = [
     [{ pattern: '(?P<word>\\w+) \\1' }, /cannot run in RE2/],

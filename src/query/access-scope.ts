@@ -21,7 +21,7 @@ const exact = (field: 'app' | 'host', values: unknown): QueryNode[] =>
   Array.isArray(values) && values.length ? [{ kind: 'in', field, values: values.map(String) }] : [];
 
 /** One entry as a query tree: its search, and its lists, all of which must match. */
-function entryNode(entry: ScopeEntry): QueryNode {
+export function entryNode(entry: ScopeEntry): QueryNode {
   if (typeof entry === 'string') return parseQuery(entry);
   const search = parseQuery(typeof entry.query === 'string' ? entry.query : '');
   const parts = [...(search.kind === 'all' ? [] : [search]), ...exact('app', entry.apps), ...exact('host', entry.hosts)];
@@ -36,6 +36,14 @@ export function scopeNode(scope: AccessScope): QueryNode {
   const children = scope.map(entryNode);
   if (children.some((child) => child.kind === 'all')) return { kind: 'all' };
   return children.length === 1 ? children[0] : { kind: 'or', children };
+}
+
+/**
+ * Whether a scope lets every line through (null, or a search that matches everything): such a
+ * reader may be told organisation-wide figures, as an unscoped one is.
+ */
+export function seesEveryLine(scope: AccessScope): boolean {
+  return scopeNode(scope).kind === 'all';
 }
 
 /**

@@ -450,6 +450,18 @@ const groupLists: Step = () => [
 ];
 
 /**
+ * An exclusion rule's filter version: it goes up whenever the rule's apps, hosts or query change,
+ * and each hour's count keeps the lowest version it was counted under (-1 for counts from before
+ * versions were kept), so a count can be told to be of the rule as it now is. A reader with an
+ * access scope is shown only those (GET /v1/usage/excluded): what a rule once matched is not
+ * what it matches now.
+ */
+const exclusionFilterVersion: Step = () => [
+  'ALTER TABLE exclusion_rules ADD COLUMN filter_version INTEGER NOT NULL DEFAULT 0',
+  'ALTER TABLE exclusion_counts ADD COLUMN filter_version INTEGER NOT NULL DEFAULT -1',
+];
+
+/**
  * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
  * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
  */
@@ -468,6 +480,7 @@ const steps: Record<string, Step> = {
   '0008_restore_filters': restoreFilters,
   '0009_setters': setters,
   '0010_group_lists': groupLists,
+  '0011_exclusion_filter_version': exclusionFilterVersion,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

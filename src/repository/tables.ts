@@ -236,6 +236,8 @@ export interface ConfigTables {
     hosts_json: string;
     query: string;
     created_at: number;
+    /** Goes up whenever apps, hosts or query change (migrations.ts, step 9). */
+    filter_version: Generated<number>;
   };
   /** Lines and bytes each exclusion rule kept out of the store, per hour (Unix ms of its start). */
   exclusion_counts: {
@@ -244,6 +246,8 @@ export interface ConfigTables {
     hour: number;
     lines: number;
     bytes: number;
+    /** The lowest filter version of the rule the hour's lines were counted under; -1 before versions were kept. */
+    filter_version: Generated<number>;
   };
   /** Whether an organisation's ingestion is suspended, and the token a requested suspension waits on (hashed). */
   ingestion_control: {

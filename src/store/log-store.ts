@@ -2,6 +2,7 @@ import { ARCHIVE_RECORD_COLUMNS, ARCHIVE_RECORD_SETTINGS } from './archive-recor
 import type { FacetName, Facets } from '../wire/types.js';
 import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
+import { META_FIELD_PATHS } from './meta-paths-sql.js';
 import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
 import { type LogTables, logTables, sqlString } from './tables.js';
@@ -341,6 +342,21 @@ export class LogStore {
         .sort((a, b) => Number(b.lines) - Number(a.lines) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         .map((row) => row.name);
     return { apps: ranked('app'), hosts: ranked('host') };
+  }
+
+  /**
+   * The distinct meta field paths (meta-paths-sql.ts) that a filter's lines carry in meta indexed
+   * as fields, sorted. Lines whose meta was kept as text only (a type clash, the daily cap) name
+   * none: their paths may disagree with the organisation's types.
+   */
+  async metaFieldPaths(filter: LineFilter): Promise<string[]> {
+    const { where, params } = this.selection(await this.expanded(filter));
+    const rows = await this.executor.rows<{ path: string }>(
+      `SELECT DISTINCT arrayJoin(${META_FIELD_PATHS}) AS path FROM ${this.tables.reads}
+        WHERE ${where.join(' AND ')} AND meta_indexed AND startsWith(meta, '{') ORDER BY path`,
+      params,
+    );
+    return rows.map((row) => row.path);
   }
 
   /** The lines and bytes of a filter's lines. */

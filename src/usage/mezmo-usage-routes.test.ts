@@ -95,6 +95,36 @@ test("each organisation sees its own usage only, and a scoped member only what t
   const scoped = await server.signInAs(`scoped.${hex()}@example.com`, 'readonly', { groups: [group.json.id] });
   assert.deepEqual((await get('/v1/usage/apps', scoped.headers())).json, [{ name: WEB, current_total: 8, percentage_of_total: 100 }]);
   assert.equal((await get('/v2/usage', scoped.headers())).json.results.plan_bytes, 8);
+
+  // Every form, by app, host and tag (issue 39, point 6): no name or byte of the other app's lines.
+  const day = new Date(DAY1).toISOString();
+  const next = new Date(DAY1 + DAY).toISOString();
+  const expected: Record<string, unknown> = {
+    '/v1/usage/hosts': [{ name: 'h1', current_total: 8, percentage_of_total: 100 }],
+    '/v1/usage/tags': [
+      { name: 'eu', current_total: 8, percentage_of_total: 100 },
+      { name: 'prod', current_total: 8, percentage_of_total: 100 },
+    ],
+    [`/v1/usage/apps/${DB}`]: null,
+    '/v1/usage/hosts/h2': null,
+    '/v1/usage/tags/prod': { name: 'prod', current_total: 8, percentage_of_total: 100 },
+    [`/v2/usage/apps?from=${day}&to=${day}`]: { from: day, to: next, results: [{ name: WEB, total_bytes: 8 }] },
+    [`/v2/usage/hosts?from=${day}&to=${day}`]: { from: day, to: next, results: [{ name: 'h1', total_bytes: 8 }] },
+    [`/v2/usage/tags?from=${day}&to=${day}`]: { from: day, to: next, results: [{ name: 'eu', total_bytes: 8 }, { name: 'prod', total_bytes: 8 }] },
+    [`/v2/usage/apps/${DB}?from=${day}&to=${day}`]: { from: day, to: next, results: [] },
+    [`/v2/usage/hosts/h2?from=${day}&to=${day}`]: { from: day, to: next, results: [] },
+    [`/v2/usage?from=${day}&to=${day}`]: { from: day, to: next, results: { plan_bytes: 8 } },
+  };
+  const unscoped = await server.signInAs(`unscoped.${hex()}@example.com`, 'readonly');
+  for (const [path, answer] of Object.entries(expected)) {
+    const reply = await get(path, scoped.headers());
+    assert.equal(reply.status, 200, `${path}: ${reply.text}`);
+    assert.ok(!reply.text.includes(DB) && !reply.text.includes('h2'), `${path}: nothing of the other app's lines in ${reply.text}`);
+    assert.deepEqual(reply.json, answer, path);
+    // Unscoped readers get what the key gets.
+    assert.deepEqual((await get(path, unscoped.headers())).json, (await get(path)).json, `${path}, unscoped`);
+  }
+  assert.ok((await get('/v1/usage/hosts')).text.includes('h2'), "the owner's key sees the other app's host");
 });
 
 test('bad parameters get a 400 in the catalogue; no key gets 401', async () => {
