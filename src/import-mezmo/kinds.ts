@@ -231,7 +231,7 @@ const groups: ResourceKind<GroupInput> = {
     const members = await scopes.membersOf(id);
     // As an operator (an owner), but never letting a member see every line unasked: that item is refused.
     const change = { access_scopes: input.access_scopes, apps: input.apps, hosts: input.hosts };
-    const after = await answeringRefusals('owner', () => local.groups.update(local.account, id, change, { by: 'owner' }));
+    const after = await answeringRefusals({ role: 'owner', scope: null }, () => local.groups.update(local.account, id, change, { by: 'owner' }));
     // As a PATCH of the scope does: the views its members saved follow their new scope.
     await scopes.allOf(members);
     await local.record('group', 'update', id, before, after);
@@ -418,7 +418,7 @@ const members: ResourceKind<MemberInput> = {
     // A local owner stays one: only an operator changes an owner's role.
     const role = before.role === 'owner' ? undefined : input.role;
     const beforeSummary = await local.members.get(local.account, email);
-    const updated = await answeringRefusals('owner', () => local.members.update(local.account, email, { role, groups: groupIds }, { by: 'owner' }));
+    const updated = await answeringRefusals({ role: 'owner', scope: null }, () => local.members.update(local.account, email, { role, groups: groupIds }, { by: 'owner' }));
     if (updated?.demoted) await new Sessions(local.db).endForMember(before.id);
     await new ScopeFollower(local.db, local.members, local.views).member(before.id);
     await local.record('member', 'update', before.email, beforeSummary, updated?.member);

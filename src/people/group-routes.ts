@@ -77,8 +77,8 @@ export async function groupRoutes(app: FastifyInstance, deps: GroupRouteDeps): P
   const change = async (request: FastifyRequest<{ Params: Params }>, body: Partial<GroupInput>) => {
     const principal = await auth.principal(request);
     const members = await deps.scopes.membersOf(request.params.groupId);
-    const access = { by: principal.role, widen: widenParam(request.query) };
-    const updated = await answeringRefusals(principal.role, () => groups.update(principal.account, request.params.groupId, body, access));
+    const access = { by: principal.role, widen: widenParam(request.query), within: principal.scope };
+    const updated = await answeringRefusals(principal, () => groups.update(principal.account, request.params.groupId, body, access));
     if (!updated) throw errors.notFound();
     if (body.access_scopes !== undefined || body.apps !== undefined || body.hosts !== undefined) await deps.scopes.allOf(members);
     return answer(request, updated);
@@ -104,8 +104,8 @@ export async function groupRoutes(app: FastifyInstance, deps: GroupRouteDeps): P
   app.delete<{ Params: Params }>('/v1/config/groups/:groupId', { config }, async (request) => {
     const principal = await auth.principal(request);
     const members = await deps.scopes.membersOf(request.params.groupId);
-    const access = { by: principal.role, widen: widenParam(request.query) };
-    if (!(await answeringRefusals(principal.role, () => groups.delete(principal.account, request.params.groupId, access)))) throw errors.notFound();
+    const access = { by: principal.role, widen: widenParam(request.query), within: principal.scope };
+    if (!(await answeringRefusals(principal, () => groups.delete(principal.account, request.params.groupId, access)))) throw errors.notFound();
     await deps.scopes.allOf(members);
     return { deleted: true };
   });

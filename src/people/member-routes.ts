@@ -68,7 +68,6 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
   };
   const organisationName = async (account: string) => (await deps.accounts.list()).find((org) => org.account === account)?.name ?? account;
   const mayChangeOwner = async (request: FastifyRequest) => (await auth.principal(request)).role === 'owner';
-  const byRole = async (request: FastifyRequest) => (await auth.principal(request)).role;
 
   app.get('/v1/config/members', { config: { permission: 'admin' } }, async (request) => members.list(await auth.account(request)));
 
@@ -82,9 +81,10 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     const account = await auth.account(request);
     const body = parseMemberCreate(request.body);
     const groups = (await groupIds(account, body.groups)) ?? [];
+    const asker = await auth.principal(request);
     let created;
     try {
-      created = await members.create(account, { email: body.email, role: body.role, groups });
+      created = await answeringRefusals(asker, () => members.create(account, { email: body.email, role: body.role, groups }, { by: asker.role, within: asker.scope }));
     } catch (error) {
       if (error instanceof MemberError && error.kind === 'duplicate') throw errors.conflict(error.message);
       throw error;
@@ -106,11 +106,11 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     }
     // Nor is it taken here, even by an owner or a service key: as in Mezmo, the owner role changes outside the API.
     if (existing.role === 'owner' && body.role !== undefined) throw ownerRoleFixed();
-    const by = await byRole(request);
-    const access = { by, widen: widenParam(request.query) };
+    const asker = await auth.principal(request);
+    const access = { by: asker.role, widen: widenParam(request.query), within: asker.scope };
     try {
       const change = { role: body.role, groups: await groupIds(account, body.groups) };
-      const updated = await answeringRefusals(by, () => members.update(account, request.params.email, change, access));
+      const updated = await answeringRefusals(asker, () => members.update(account, request.params.email, change, access));
       if (!updated) throw errors.notFound();
       if (updated.demoted) await deps.sessions.endForMember(existing.id);
       if (body.groups !== undefined) await deps.scopes.member(existing.id);
@@ -127,7 +127,8 @@ export async function memberRoutes(app: FastifyInstance, deps: MemberRouteDeps):
     if (!existing) throw errors.notFound();
     if (existing.role === 'owner' && !(await mayChangeOwner(request))) throw errors.roleForbidden((await auth.principal(request)).role, 'owner');
     try {
-      await answeringRefusals(await byRole(request), () => members.delete(account, normaliseEmail(request.params.email)));
+      const asker = await auth.principal(request);
+      await answeringRefusals(asker, () => members.delete(account, normaliseEmail(request.params.email), { by: asker.role, within: asker.scope }));
     } catch (error) {
       if (error instanceof MemberError) throw memberError(error);
       throw error;

@@ -74,13 +74,16 @@ export class Members {
       .execute();
   }
 
-  async create(account: string, input: { email: string; role: Role; groups: string[] }, now = Date.now()): Promise<ConfigTables['members']> {
+  /** Adds a member; an asker limited by a scope may add only someone whose access lies inside it (access-guard.ts). */
+  async create(account: string, input: { email: string; role: Role; groups: string[] }, access: AccessChange = { by: 'owner' }, now = Date.now()): Promise<ConfigTables['members']> {
     const id = newId();
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await trx.insertInto('members').values({ id, account, email: normaliseEmail(input.email), role: input.role, password_hash: null, signed_in_at: null, created_at: now, modified_at: now }).execute();
-        await setGroups(trx, account, id, input.groups);
-      });
+      await this.db.transaction().execute((trx) =>
+        guardedChange(trx, account, access, async () => {
+          await trx.insertInto('members').values({ id, account, email: normaliseEmail(input.email), role: input.role, password_hash: null, signed_in_at: null, created_at: now, modified_at: now }).execute();
+          await setGroups(trx, account, id, input.groups);
+        }),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw new MemberError('duplicate', `A member with the e-mail "${normaliseEmail(input.email)}" already exists.`);
       throw error;
@@ -117,11 +120,12 @@ export class Members {
 
   /**
    * Removes a member with their group memberships, one-time links, sessions and the service keys
-   * they made; the last owner stays, and so does the last owner in no scoped group (access-guard.ts).
+   * they made; the last owner stays, and so does the last owner in no scoped group; an asker
+   * limited by a scope removes only members inside it (access-guard.ts).
    */
-  async delete(account: string, email: string): Promise<ConfigTables['members'] | undefined> {
+  async delete(account: string, email: string, access: AccessChange = { by: 'owner' }): Promise<ConfigTables['members'] | undefined> {
     return this.db.transaction().execute((trx) =>
-      guardedChange(trx, account, { by: 'owner' }, async () => {
+      guardedChange(trx, account, access, async () => {
         const row = await trx.selectFrom('members').selectAll().where('account', '=', account).where('email', '=', normaliseEmail(email)).executeTakeFirst();
         if (!row) return undefined;
         if (row.role === 'owner') await refuseLastOwner(trx, account);

@@ -37,6 +37,8 @@ before(async () => {
   smtp = await startSmtpReceiver();
   server = await startTestServer({ LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS: 'true', LOGSTEAD_DELIVERY_RETRY_BASE_MS: '1000', LOGSTEAD_SMTP_URL: smtp.url }, { now: () => clock });
   billingGroup = (await api('POST', '/v1/config/groups', 'key', { name: 'billing', access_scopes: 'app:billing' })).json.id;
+  // An owner who sees every line, so that the owners the cases make may be scoped (the last unscoped owner may not be).
+  await server.signInAs('first-owner@example.com', 'owner');
 });
 after(async () => {
   await server?.close();
@@ -345,6 +347,33 @@ describe('fixed: the red-team cases', () => {
     assert.ok(!text.includes('red-log-payroll') && !text.includes(theirs), `nothing outside: ${text}`);
     const everything = JSON.stringify(ok(await api('GET', '/v1/alerts/deliveries?limit=1000', 'key'), 'log'));
     assert.ok(everything.includes('red-log-payroll') && everything.includes(theirs), 'the unscoped key sees every delivery');
+  });
+
+  test('a scoped admin gives, changes and takes only access inside their own', async () => {
+    // A team of their own (the shared billing group has scoped owners in it, whom only owners change).
+    const team = ok(await api('POST', '/v1/config/groups', 'key', { name: `team ${people}`, access_scopes: 'app:billing' }), 'team').id;
+    const admin = await person('admin', false);
+    const unscoped = await person('member', false);
+    const teammate = await person('member', false);
+    for (const member of [admin, teammate]) ok(await api('PUT', `/v1/config/members/${member.email}`, 'key', { groups: [team] }), 'into the team');
+    const refused = async (reply: Reply, what: string) => {
+      assert.equal(reply.status, 403, `${what}: ${reply.status} ${reply.text}`);
+      assert.match(reply.json.error, /access scope \("app:billing"\)/, what);
+    };
+    await refused(await api('POST', '/v1/config/members', admin, { email: `open-${people}@example.com`, role: 'admin' }), 'inviting someone who would see every line');
+    ok(await api('POST', '/v1/config/members', admin, { email: `inside-${people}@example.com`, role: 'member', groups: [team] }), 'inviting someone inside the scope');
+    await refused(await api('PUT', `/v1/config/members/${unscoped.email}`, admin, { role: 'readonly' }), 'changing someone who sees more');
+    await refused(await api('DELETE', `/v1/config/members/${unscoped.email}`, admin), 'removing someone who sees more');
+    const payroll = ok(await api('POST', '/v1/config/groups', admin, { name: `payroll ${people}`, access_scopes: 'app:payroll' }), 'a group with no members');
+    await refused(await api('PUT', `/v1/config/members/${teammate.email}`, admin, { groups: [payroll.id] }), 'moving a teammate to payroll');
+    await refused(await api('PUT', `/v1/config/members/${admin.email}?widen=true`, admin, { groups: [] }), 'widening themselves');
+    await refused(await api('PATCH', `/v1/config/groups/${team}`, admin, { access_scopes: 'app:billing OR app:payroll' }), 'widening their own group');
+    ok(await api('PUT', `/v1/config/members/${teammate.email}`, admin, { role: 'readonly' }), 'changing a teammate inside the scope');
+    // Nothing refused was changed.
+    const members = ok(await api('GET', '/v1/config/members', 'key'), 'members');
+    const byEmail = (email: string) => members.find((member: { email: string }) => member.email === email);
+    assert.deepEqual([byEmail(unscoped.email).role, byEmail(admin.email).groups, byEmail(teammate.email).groups], ['member', [team], [team]]);
+    assert.equal(ok(await api('GET', `/v1/config/groups/${team}`, 'key'), 'group').access_scopes, 'app:billing');
   });
 
   test('a scoped admin may not set where the index-rate alert or the archive sends', async () => {
