@@ -115,18 +115,11 @@ export class Accounts {
   }
 
   /**
-   * Whether a key, by id, may still act: not revoked, and its organisation active. Whatever a key
-   * opened (sessions, live tails, e-mailed export links) asks this, so revocation reaches it. With
-   * `openedAt`, also whether the organisation has not been deactivated since: what a deactivation
-   * ended stays ended after the organisation is reactivated.
-   */
-  async keyIsLive(keyId: string, openedAt?: number): Promise<boolean> {
-    return (await this.liveKeyMaker(keyId, openedAt)) !== undefined;
-  }
-
-  /**
-   * A live key's maker (as keyIsLive decides live): the member whose role and scope bound it, or
-   * null for a key of full rights; undefined when the key may no longer act.
+   * Whether a key, by id, may still act (not revoked, and its organisation active), and if so its
+   * maker: the member whose role and scope bound it, or null for a key of full rights; undefined
+   * when it may not act. Whatever a key opened (sessions, live tails, e-mailed export links) asks
+   * this, so revocation reaches it. With `openedAt`, also whether the organisation has not been
+   * deactivated since: what a deactivation ended stays ended after the organisation is reactivated.
    */
   async liveKeyMaker(keyId: string, openedAt?: number): Promise<string | null | undefined> {
     const [key] = await this.liveKey(keyId);

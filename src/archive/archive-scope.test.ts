@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { type MemberSession, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
+import { type MemberSession, type TestServer, callJson, eventually, request, startTestServer } from '../testing/harness.js';
 import { S3RVER_KEY, S3RVER_SECRET, type TestS3, startTestS3 } from '../testing/s3-server.js';
 import { HOUR_MS } from './object-names.js';
 
@@ -21,12 +21,7 @@ let scopedAdmin: MemberSession;
 let unscopedAdmin: MemberSession;
 
 const keyHeaders = () => ({ servicekey: server.org.serviceKey });
-const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  request(`${server.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) => callJson(server.url, method, path, headers, body);
 
 const BILLING = 4;
 const PAYROLL = 6;

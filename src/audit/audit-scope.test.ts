@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { type MemberSession, type TestServer, request, startTestServer } from '../testing/harness.js';
+import { type MemberSession, type TestServer, callJson, startTestServer } from '../testing/harness.js';
 
 /**
  * The audit trail records the whole organisation's changes, with the resources before and after
@@ -17,12 +17,7 @@ let scopedAdmin: MemberSession;
 let unscopedAdmin: MemberSession;
 
 const keyHeaders = () => ({ servicekey: server.org.serviceKey });
-const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  request(`${server.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) => callJson(server.url, method, path, headers, body);
 
 before(async () => {
   server = await startTestServer();

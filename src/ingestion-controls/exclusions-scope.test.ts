@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { type MemberSession, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
+import { type MemberSession, type TestServer, callJson, eventually, request, startTestServer } from '../testing/harness.js';
 
 /**
  * Exclusion rules and their counts (GET /v1/usage/excluded, /v1/config/ingestion/exclusions) for
@@ -22,12 +22,7 @@ let scopedAdmin: MemberSession;
 const rules: Record<string, { id: string; title: string }> = {};
 
 const keyHeaders = () => ({ servicekey: server.org.serviceKey });
-const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  request(`${server.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) => callJson(server.url, method, path, headers, body);
 
 async function ingest(app: string, lines: string[]) {
   const reply = await request(`${server.url}/logs/ingest?hostname=h1`, {

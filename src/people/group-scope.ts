@@ -49,8 +49,6 @@ export function groupEntries(group: GroupScope): ScopeEntry[] {
   return (searches.length ? searches : ['']).map((query) => ({ query, ...lists }));
 }
 
-/** Whether a group limits what its members see. */
-export const isScoped = (group: StoredGroupScope): boolean => groupEntries(storedScope(group)).length > 0;
 
 /** The lines one group lets through, as an access scope (null: every line). */
 export function groupScope(group: GroupScope): AccessScope {

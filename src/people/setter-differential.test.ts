@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type MemberSession, type Reply, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
+import { type MemberSession, type Reply, type TestServer, callJson, eventually, request, startTestServer } from '../testing/harness.js';
 import { startHttpReceiver, startSmtpReceiver } from '../testing/receivers.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
@@ -48,9 +48,8 @@ after(async () => {
 type Who = MemberSession | 'key' | { serviceKey: string };
 
 async function api(method: string, path: string, who: Who, body?: unknown): Promise<Reply> {
-  const headers: Record<string, string> = who === 'key' ? { servicekey: server.org.serviceKey } : 'serviceKey' in who ? { servicekey: who.serviceKey } : who.headers(method !== 'GET');
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return request(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const headers = who === 'key' ? { servicekey: server.org.serviceKey } : 'serviceKey' in who ? { servicekey: who.serviceKey } : who.headers(method !== 'GET');
+  return callJson(server.url, method, path, headers, body);
 }
 
 const ok = (reply: Reply, what: string) => {

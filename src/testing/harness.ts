@@ -113,6 +113,15 @@ export async function request(url: string, init: RequestInit = {}): Promise<Repl
   return { status: response.status, headers: response.headers, text, json };
 }
 
+/** A call to the API at `base`, with these headers (a key's or a session's), the body sent as JSON when given. */
+export function callJson(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
+  return request(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
 export const basic = (user: string, password = '') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Parses a JSON Lines body. */
