@@ -179,7 +179,7 @@ export interface BacktestFiring {
   at: number;
   windowStart: number;
   windowEnd: number;
-  kind: 'immediate' | 'terminal' | 'absence';
+  kind: 'immediate' | 'terminal' | 'absence' | 'resolve';
   /** Lines the notification would have carried as its count. */
   lines: number;
   /** All matching lines of the window. */
