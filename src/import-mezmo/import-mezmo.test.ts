@@ -312,7 +312,7 @@ describe('import-mezmo', () => {
       expect(/^view:Checkout:channel 1 \(pagerduty\): autoresolve, autoresolveinterval, autoresolvelimit: Logstead channels have no such settings/);
       expect(/^view:Checkout:channel 3 \(webhook\): "url" must be a valid uri/);
       expect(/^view:Checkout:channel 6 \(datadog\): Logstead has no "datadog" integration/);
-      assert.ok(!reasons.some((reason: string) => /slack|opsgenie|victorops/.test(reason)), `Slack, OpsGenie and VictorOps channels come whole:\n${reasons.join('\n')}`);
+      assert.ok(!reasons.some((reason: string) => /\((slack|opsgenie|victorops)\)/.test(reason)), `Slack, OpsGenie and VictorOps channels come whole:\n${reasons.join('\n')}`);
       expect(/^view:Checkout:category "Gone": /);
       expect(/^view:Checkout:pinned: Logstead views have no such field/);
       expect(/^view:Broken:\*: "query" is not a valid search/);

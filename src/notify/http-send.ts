@@ -73,7 +73,7 @@ export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<
             detail: `HTTP ${status}`,
             status,
             ...(wait === undefined ? {} : { retryAfterMs: wait }),
-            ...(answer ? { answer: answer.slice(0, MAX_ANSWER_CHARS) } : {}),
+            ...(answer && !ok ? { answer: answer.slice(0, MAX_ANSWER_CHARS) } : {}),
           });
         });
       });
