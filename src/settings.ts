@@ -43,6 +43,10 @@ export interface Settings {
   smtpFrom: string;
   /** PagerDuty Events API v2 endpoint for incident paging. */
   pagingUrl: string;
+  /** OpsGenie's API base for every OpsGenie channel, whatever its region (unset: by the channel's region). */
+  opsgenieUrl: string | undefined;
+  /** VictorOps' REST endpoint base, to which `/{key}/{routing key}` is added. */
+  victoropsUrl: string;
   /** Let webhooks reach loopback and private addresses (off: alerts must not reach internal services). */
   allowPrivateWebhooks: boolean;
   deliveryRetryBaseMs: number;
@@ -176,6 +180,8 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
 
 /** Where incident paging goes unless LOGSTEAD_PAGING_URL says otherwise: PagerDuty's Events API v2. */
 const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
+/** VictorOps' (Splunk On-Call's) REST endpoint, unless LOGSTEAD_VICTOROPS_URL says otherwise. */
+const VICTOROPS_REST_URL = 'https://alert.victorops.com/integrations/generic/20131114/alert';
 
 /** A URL, or undefined for text that is none. */
 function parsedUrl(raw: string): URL | undefined {
@@ -277,6 +283,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     smtpUrl: address(env, 'LOGSTEAD_SMTP_URL', ['smtp:', 'smtps:'], 'smtp://user:pass@mail.example:587'),
     smtpFrom: env.LOGSTEAD_SMTP_FROM?.trim() || 'Logstead <logstead@localhost>',
     pagingUrl: address(env, 'LOGSTEAD_PAGING_URL', ['http:', 'https:'], PAGERDUTY_EVENTS_URL) ?? PAGERDUTY_EVENTS_URL,
+    opsgenieUrl: address(env, 'LOGSTEAD_OPSGENIE_URL', ['http:', 'https:'], 'https://api.opsgenie.com')?.replace(/\/+$/, ''),
+    victoropsUrl: (address(env, 'LOGSTEAD_VICTOROPS_URL', ['http:', 'https:'], VICTOROPS_REST_URL) ?? VICTOROPS_REST_URL).replace(/\/+$/, ''),
     allowPrivateWebhooks: boolean(env, 'LOGSTEAD_ALLOW_PRIVATE_WEBHOOKS', false),
     deliveryRetryBaseMs: integer(env, 'LOGSTEAD_DELIVERY_RETRY_BASE_MS', 2_000, 1, 3_600_000),
     deliveryMaxAttempts: integer(env, 'LOGSTEAD_DELIVERY_MAX_ATTEMPTS', 8, 1, 100),

@@ -13,6 +13,17 @@ export interface AlertWindow {
   samples: Array<Record<string, unknown>>;
 }
 
+/** An auto-resolving channel's open incident: it fired, and is closed once a window of its resolve interval is quiet. */
+export interface AlertIncident {
+  viewid: string;
+  alertid: string;
+  account: string;
+  openedAt: number;
+  /** The current resolve window: it starts when the channel fired, and each next one where the last ended. */
+  windowStart: number;
+  count: number;
+}
+
 export interface FireRecord {
   account: string;
   viewid: string;
@@ -38,6 +49,11 @@ export interface AlertTransaction {
   noteActivity(viewid: string, account: string, at: number): Promise<void>;
   /** Records a fire; its id, or null when this window's fire was already recorded. */
   recordFire(fire: FireRecord): Promise<number | null>;
+  incident(viewid: string, alertid: string): Promise<AlertIncident | undefined>;
+  /** Opens an incident unless one is open for the channel (a repeat fire keeps the open one). */
+  openIncident(incident: AlertIncident): Promise<void>;
+  saveIncident(incident: AlertIncident): Promise<void>;
+  closeIncident(viewid: string, alertid: string): Promise<void>;
 }
 
 /**
@@ -52,6 +68,11 @@ export class AlertState {
   /** Every stored window, unlocked: for finding the ones that have ended. */
   async windows(): Promise<AlertWindow[]> {
     return (await this.db.selectFrom('alert_windows').selectAll().execute()).map(fromRow);
+  }
+
+  /** Every open incident, unlocked: for finding the ones whose resolve window has ended. */
+  async incidents(): Promise<AlertIncident[]> {
+    return (await this.db.selectFrom('alert_incidents').selectAll().execute()).map(incidentFromRow);
   }
 
   /** Every view's newest matching line, unlocked. */
@@ -136,8 +157,43 @@ function transaction(trx: ConfigKysely): AlertTransaction {
         .executeTakeFirst();
       return row ? Number(row.id) : null;
     },
+    async incident(viewid, alertid) {
+      const row = await trx.selectFrom('alert_incidents').selectAll().where('viewid', '=', viewid).where('alertid', '=', alertid).executeTakeFirst();
+      return row && incidentFromRow(row);
+    },
+    async openIncident(incident) {
+      await trx
+        .insertInto('alert_incidents')
+        .values(incidentRow(incident))
+        .onConflict((conflict) => conflict.columns(['viewid', 'alertid']).doNothing())
+        .execute();
+    },
+    async saveIncident(incident) {
+      await trx.updateTable('alert_incidents').set({ window_start: incident.windowStart, count: incident.count }).where('viewid', '=', incident.viewid).where('alertid', '=', incident.alertid).execute();
+    },
+    async closeIncident(viewid, alertid) {
+      await trx.deleteFrom('alert_incidents').where('viewid', '=', viewid).where('alertid', '=', alertid).execute();
+    },
   };
 }
+
+const incidentRow = (incident: AlertIncident): ConfigTables['alert_incidents'] => ({
+  viewid: incident.viewid,
+  alertid: incident.alertid,
+  account: incident.account,
+  opened_at: incident.openedAt,
+  window_start: incident.windowStart,
+  count: incident.count,
+});
+
+const incidentFromRow = (row: ConfigTables['alert_incidents']): AlertIncident => ({
+  viewid: row.viewid,
+  alertid: row.alertid,
+  account: row.account,
+  openedAt: Number(row.opened_at),
+  windowStart: Number(row.window_start),
+  count: Number(row.count),
+});
 
 const fromRow = (row: ConfigTables['alert_windows']): AlertWindow => ({
   viewid: row.viewid,

@@ -6,6 +6,8 @@ import type { AlertEvent, FireKind } from '../notify/alert-event.js';
 import { firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';
 import { windowStart } from './intervals.js';
 import type { AlertRules, ChannelRule, ViewRule } from './rules.js';
+import { resolves } from '../views/channels.js';
+import { resolveFireStart, resolveIntervalMs, stepIncident } from './incidents.js';
 
 /** Matched lines kept per window for the notification; the count covers all of them. */
 export const MAX_SAMPLES = 20;
@@ -99,6 +101,7 @@ export class AlertEvaluator {
             fires.push(await this.event(tx, rule, channelRule, state, 'immediate', now));
           }
           await tx.saveWindow(state);
+          if (resolves(channelRule.channel)) await this.countTowardsResolve(tx, rule, channelRule, matched.length, now, fires);
         }
         return this.record(tx, fires);
       },
@@ -124,18 +127,50 @@ export class AlertEvaluator {
       }
     }
     const forgotten = this.forgotten([...stored.values()], live);
-    if (due.length === 0 && forgotten.length === 0) return 0;
+    const resolving = await this.resolvesDue(now);
+    if (due.length === 0 && forgotten.length === 0 && resolving.length === 0) return 0;
     const fired = await this.state.locked(
-      [...due.map((item) => item.channelRule.key), ...forgotten.map(keyOf)],
+      [...due.map((item) => item.channelRule.key), ...forgotten.map(keyOf), ...resolving.map((item) => item.channelRule.key)],
       async (tx) => {
         const fires: PendingFire[] = [];
         for (const { rule, channelRule } of due) await tx.saveWindow(await this.current(tx, rule, channelRule, now, fires));
+        for (const { rule, channelRule } of resolving) await this.countTowardsResolve(tx, rule, channelRule, 0, now, fires);
         for (const window of forgotten) await tx.forgetWindow(window.viewid, window.alertid);
         return this.record(tx, fires);
       },
     );
     for (const kind of fired) this.activity.fired(kind);
     return fired.length;
+  }
+
+  /** Auto-resolving channels whose open incident's resolve window has ended. */
+  private async resolvesDue(now: number): Promise<Array<{ rule: ViewRule; channelRule: ChannelRule }>> {
+    const incidents = await this.state.incidents();
+    if (incidents.length === 0) return [];
+    const open = new Map(incidents.map((incident) => [keyOf(incident), incident]));
+    const due: Array<{ rule: ViewRule; channelRule: ChannelRule }> = [];
+    for (const rule of this.rules.all()) {
+      for (const channelRule of rule.channels) {
+        const incident = open.get(channelRule.key);
+        if (incident && resolves(channelRule.channel) && incident.windowStart + resolveIntervalMs(channelRule.channel) <= now) due.push({ rule, channelRule });
+      }
+    }
+    return due;
+  }
+
+  /** Counts lines towards an open incident's resolve window, closing the incident when a window ended quiet. */
+  private async countTowardsResolve(tx: AlertTransaction, rule: ViewRule, channelRule: ChannelRule, lines: number, now: number, fires: PendingFire[]): Promise<void> {
+    const incident = await tx.incident(rule.viewid, channelRule.channel.alertid);
+    if (!incident) return;
+    const step = stepIncident(channelRule.channel, incident, now);
+    if ('resolved' in step) {
+      await tx.closeIncident(rule.viewid, channelRule.channel.alertid);
+      const { windowStart, count } = step.resolved;
+      const window = { ...incident, windowStart, count, firedImmediate: false, samples: [] };
+      fires.push({ ...(await this.event(tx, rule, channelRule, window, 'resolve', windowStart + resolveIntervalMs(channelRule.channel))), windowEnd: windowStart + resolveIntervalMs(channelRule.channel) });
+      return;
+    }
+    await tx.saveIncident({ ...step.current, count: step.current.count + lines });
   }
 
   /**
@@ -209,8 +244,13 @@ export class AlertEvaluator {
   private async record(tx: AlertTransaction, fires: PendingFire[]): Promise<FireKind[]> {
     const fired: FireKind[] = [];
     for (const fire of fires) {
-      const fireId = await tx.recordFire({ ...fire, alertid: fire.channel.alertid });
+      const resolving = fire.kind === 'resolve';
+      const fireId = await tx.recordFire({ ...fire, alertid: fire.channel.alertid, windowStart: resolving ? resolveFireStart(fire.windowStart) : fire.windowStart });
       if (fireId === null) continue;
+      // The channel's incident is open until a quiet window closes it; a repeat fire keeps it open.
+      if (!resolving && resolves(fire.channel)) {
+        await tx.openIncident({ viewid: fire.viewid, alertid: fire.channel.alertid, account: fire.account, openedAt: fire.firedAt, windowStart: fire.firedAt, count: 0 });
+      }
       await this.onFire({ ...fire, fireId }, tx.trx);
       fired.push(fire.kind);
     }

@@ -22,8 +22,11 @@ export function maskSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskSecrets);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
+  // A Slack or Teams channel's address is its credential, as are the index-rate alert's Slack addresses.
+  const bearerUrl = ['slack', 'teams'].includes(String((value as { integration?: unknown }).integration));
   for (const [name, field] of Object.entries(value)) {
-    if (!SECRET_FIELD.test(name) || field === null || field === undefined || field === '') out[name] = maskSecrets(field);
+    if ((bearerUrl && name === 'url') || (name === 'slack' && Array.isArray(field))) out[name] = MASK;
+    else if (!SECRET_FIELD.test(name) || field === null || field === undefined || field === '') out[name] = maskSecrets(field);
     else if (typeof field === 'object' && !Array.isArray(field)) out[name] = Object.fromEntries(Object.keys(field).map((header) => [header, MASK]));
     else out[name] = MASK;
   }

@@ -31,6 +31,7 @@ export const COPIED_TABLES = [
   'presets',
   'views',
   'alert_windows',
+  'alert_incidents',
   'view_activity',
   'alert_fires',
   'deliveries',

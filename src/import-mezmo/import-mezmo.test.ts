@@ -273,7 +273,9 @@ describe('import-mezmo', () => {
             { alertid: 'a2', integration: 'pagerduty', key: 'pd-key', triggerlimit: 1, triggerinterval: '30', immediate: 'true', terminal: 'false', autoresolve: true, autoresolveinterval: '15m', autoresolvelimit: 5 },
             { alertid: 'a3', integration: 'email', emails: 'oncall@example.com', triggerlimit: 3, triggerinterval: '5m', immediate: false, terminal: true, timezone: '' },
             { alertid: 'a4', integration: 'webhook', url: 'not a url', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false },
-            { alertid: 'a5', integration: 'opsgenie', key: 'og', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false },
+            { alertid: 'a5', integration: 'opsgenie', key: 'og', region: 'eu', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false },
+            { alertid: 'a6', integration: 'victorops', key: 'vo', routingkey: 'payments', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false, autoresolve: true, autoresolveinterval: '15m', autoresolvelimit: 5 },
+            { alertid: 'a7', integration: 'datadog', key: 'dd', triggerlimit: 1, triggerinterval: '30', immediate: true, terminal: false },
           ],
         },
         { viewid: 'v2', name: 'Broken', query: 'level:((', presetids: [], channels: [] },
@@ -307,10 +309,10 @@ describe('import-mezmo', () => {
       const reasons = plan.notCarriedOver.map((entry: { kind: string; name: string; part?: string; reason: string }) => `${entry.kind}:${entry.name}:${entry.part ?? '*'}: ${entry.reason}`);
       const expect = (pattern: RegExp) => assert.ok(reasons.some((reason: string) => pattern.test(reason)), `${pattern} in\n${reasons.join('\n')}`);
       expect(/^group:\*:\*: the source could not be read: GET \/v1\/config\/groups answered 404: Resource Not Found/);
-      expect(/^preset:Only Slack:channel 1 \(slack\): Logstead has no "slack" integration/);
       expect(/^view:Checkout:channel 1 \(pagerduty\): autoresolve, autoresolveinterval, autoresolvelimit: Logstead channels have no such settings/);
       expect(/^view:Checkout:channel 3 \(webhook\): "url" must be a valid uri/);
-      expect(/^view:Checkout:channel 4 \(opsgenie\): Logstead has no "opsgenie" integration/);
+      expect(/^view:Checkout:channel 6 \(datadog\): Logstead has no "datadog" integration/);
+      assert.ok(!reasons.some((reason: string) => /\((slack|opsgenie|victorops)\)/.test(reason)), `Slack, OpsGenie and VictorOps channels come whole:\n${reasons.join('\n')}`);
       expect(/^view:Checkout:category "Gone": /);
       expect(/^view:Checkout:pinned: Logstead views have no such field/);
       expect(/^view:Broken:\*: "query" is not a valid search/);
@@ -324,8 +326,11 @@ describe('import-mezmo', () => {
       assert.equal(views.length, 1);
       const [checkout] = views;
       assert.deepEqual(checkout.category, ['Mezmo views']);
-      assert.equal(checkout.presetids.length, 1, 'its preset alert comes, without its Slack channel');
-      assert.deepEqual(checkout.channels.map((channel: { integration: string }) => channel.integration), ['pagerduty', 'email']);
+      assert.equal(checkout.presetids.length, 1, 'its preset alert comes, with its Slack channel');
+      assert.deepEqual(checkout.channels.map((channel: { integration: string }) => channel.integration), ['pagerduty', 'email', 'opsgenie', 'victorops', 'slack']);
+      assert.equal(checkout.channels[4].color, '#d4b135');
+      assert.equal(checkout.channels[2].region, 'eu');
+      assert.deepEqual([checkout.channels[3].routingkey, checkout.channels[3].autoresolve, checkout.channels[3].autoresolveinterval, checkout.channels[3].autoresolvelimit], ['payments', true, '15m', 5]);
       assert.deepEqual(checkout.channels[1].emails, ['oncall@example.com']);
       const members = await api(target.url, org.serviceKey, 'GET', '/v1/config/members');
       assert.deepEqual(members.map((member: { email: string; role: string }) => `${member.email}:${member.role}`), ['owner@example.com:admin', 'viewer@example.com:readonly']);

@@ -125,10 +125,20 @@ export function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Fields a channel is carried with; Mezmo's others (Slack colours, PagerDuty auto-resolve, schedules) are reported. */
 /** A channel's bookkeeping as a source shows it (its id; a Logstead source's setter and held reason): not carried, not reported. */
 const CHANNEL_BOOKKEEPING = ['alertid', 'setter', 'held'];
+/**
+ * Fields a channel is carried with, by integration; Mezmo's others (PagerDuty's auto-resolve,
+ * schedules) are reported. Auto-resolve comes with the channels that implement it here.
+ */
 const CHANNEL_FIELDS = ['integration', 'operator', 'triggerlimit', 'triggerinterval', 'immediate', 'terminal', 'emails', 'timezone', 'url', 'method', 'headers', 'bodyTemplate', 'key'];
+const AUTORESOLVE_FIELDS = ['autoresolve', 'autoresolveinterval', 'autoresolvelimit'];
+const INTEGRATION_FIELDS: Record<string, string[]> = {
+  slack: ['color'],
+  opsgenie: ['region', ...AUTORESOLVE_FIELDS],
+  victorops: ['routingkey', ...AUTORESOLVE_FIELDS],
+};
+const carries = (integration: string, field: string) => CHANNEL_FIELDS.includes(field) || (INTEGRATION_FIELDS[integration] ?? []).includes(field);
 
 /**
  * The channels Logstead can deliver, each checked alone by the routes' channel schema: a channel of
@@ -152,7 +162,7 @@ function carryChannels(raw: unknown, partly: (part: string, reason: string) => v
     const kept: SourceItem = {};
     const dropped: string[] = [];
     for (const [field, value] of Object.entries(channel as SourceItem)) {
-      if (CHANNEL_FIELDS.includes(field)) kept[field] = value;
+      if (carries(integration, field)) kept[field] = value;
       else if (!CHANNEL_BOOKKEEPING.includes(field) && value !== null && value !== '' && value !== false) dropped.push(field);
     }
     try {

@@ -150,6 +150,11 @@ describe('firing', () => {
     assert.equal(hook.headers['x-token'], 'abc');
     const slack = await eventually(() => received(`${route}/slack`)[0], 10_000, 'the Slack message');
     assert.match(JSON.parse(slack.body).text, /^Index rate alert: 6 lines this hour, more than max_lines \(5\)/);
+    // A Slack message, not a plain webhook: Block Kit with the summary as its header and a button back.
+    const blocks = JSON.parse(slack.body).blocks;
+    assert.equal(blocks[0].type, 'header');
+    assert.match(blocks[0].text.text, /^Index rate alert: 6 lines this hour/);
+    assert.equal(blocks.at(-1).elements[0].type, 'button');
     const paging = await eventually(() => received('/pagerduty').find((page) => page.body.includes(`key${route.slice(1)}`)), 10_000, 'the PagerDuty event');
     const event = JSON.parse(paging.body);
     assert.equal(event.event_action, 'trigger');

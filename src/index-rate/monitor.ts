@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DeliveryMessage } from '../notify/messages.js';
 import type { Outbox } from '../notify/outbox.js';
 import { renderBodyTemplate } from '../notify/body-template.js';
+import { slackNotice } from '../notify/slack.js';
 import type { ConfigKysely } from '../repository/open.js';
 import type { LogStore } from '../store/log-store.js';
 import type { IndexRateAlerts, IndexRateConfig } from './config.js';
@@ -152,7 +153,7 @@ export function indexRateMessages(account: string, config: IndexRateConfig, read
     messages.push({ integration: 'incidentpaging', url: settings.pagingUrl, body: JSON.stringify(body) });
   }
   for (const slack of config.channels.slack) {
-    messages.push({ integration: 'webhook', url: slack, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    messages.push({ integration: 'slack', url: slack, method: 'POST', headers: { 'content-type': 'application/json' }, body: slackNotice(summary, `Period: ${start} to ${end}.`, url) });
   }
   for (const hook of config.channels.webhook) {
     const hasBody = hook.method !== 'GET' && hook.method !== 'DELETE';

@@ -39,7 +39,7 @@ export function alertActivity(metrics: Metrics): AlertActivity {
 }
 
 /** Incident paging speaks PagerDuty's Events API, and is labelled so. */
-const CHANNELS: Record<DeliveryMessage['integration'], DeliveryChannel> = { email: 'email', webhook: 'webhook', incidentpaging: 'pagerduty' };
+const CHANNELS: Record<DeliveryMessage['integration'], DeliveryChannel> = { email: 'email', webhook: 'webhook', incidentpaging: 'pagerduty', slack: 'slack', teams: 'teams', opsgenie: 'opsgenie', victorops: 'victorops' };
 
 export function countDelivery(metrics: Metrics) {
   return (integration: DeliveryMessage['integration'], outcome: DeliveryOutcome) =>

@@ -29,14 +29,14 @@ export type RejectionReason = (typeof REJECTION_REASONS)[number];
 export const QUERY_ROUTES = ['/v1/export', '/v2/export', '/v1/histogram', '/v1/viewer/facets', '/v1/viewer/context', '/v1/usage'] as const;
 export type QueryRoute = (typeof QUERY_ROUTES)[number];
 
-export const DELIVERY_CHANNELS = ['email', 'webhook', 'pagerduty'] as const;
+export const DELIVERY_CHANNELS = ['email', 'webhook', 'pagerduty', 'slack', 'teams', 'opsgenie', 'victorops'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 /** An attempt's outcome: delivered, failed for good, or failed and to be retried. */
 export const DELIVERY_OUTCOMES = ['delivered', 'failed', 'retry'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 export const ALERT_TRIGGERS = ['lines', 'window'] as const;
-export const FIRE_KINDS = ['immediate', 'terminal', 'absence'] as const;
+export const FIRE_KINDS = ['immediate', 'terminal', 'absence', 'resolve'] as const;
 export const RETENTION_REASONS = ['age', 'size'] as const;
 
 /** What the store reports about itself at scrape time (LogStore.stats()). */

@@ -6,8 +6,11 @@ import type { AccessScope } from '../query/access-scope.js';
  * renders them, so they live here, below both: alerts and export import notify, never the reverse.
  */
 
-/** Why an alert fired: presence in its window (at once or when the window ended), or absence. */
-export type FireKind = 'immediate' | 'terminal' | 'absence';
+/**
+ * Why an alert fired: presence in its window (at once or when the window ended), or absence; or
+ * `resolve`, when a channel that auto-resolves closes what it opened (alerts/incidents.ts).
+ */
+export type FireKind = 'immediate' | 'terminal' | 'absence' | 'resolve';
 
 /** Everything a notification needs about one alert that fired. */
 export interface AlertEvent {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startHttpReceiver } from '../testing/receivers.js';
 import { renderBodyTemplate } from './body-template.js';
-import { httpSend } from './http-send.js';
+import { httpSend, retryAfterMs } from './http-send.js';
 
 let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
 before(async () => {
@@ -65,11 +65,15 @@ test('a redirect is not followed: it is the answer', async () => {
 });
 
 test('5xx and 429 are retried, other 4xx are not, and a closed port is a network error to retry', async () => {
-  receiver.answer(500, 429, 404);
+  receiver.answer(500, 429, 404, { status: 429, body: 'rate_limited', headers: { 'retry-after': '7' } });
   const send = () => httpSend({ url: `${receiver.url}/y`, method: 'PUT', headers: {}, body: 'x' }, true);
-  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 500', status: 500 });
-  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 429', status: 429 });
-  assert.deepEqual(await send(), { ok: false, retry: false, detail: 'HTTP 404', status: 404 });
+  // A refusal keeps the start of its answer, where Slack and the others say why.
+  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 500', status: 500, answer: '{}' });
+  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 429', status: 429, answer: '{}' });
+  assert.deepEqual(await send(), { ok: false, retry: false, detail: 'HTTP 404', status: 404, answer: '{}' });
+  assert.deepEqual(await send(), { ok: false, retry: true, detail: 'HTTP 429', status: 429, answer: 'rate_limited', retryAfterMs: 7000 });
+  assert.equal(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString(), Date.UTC(2030, 0, 1)), 30_000, 'Retry-After as an HTTP date');
+  assert.equal(retryAfterMs('soon'), undefined);
   const closed = await httpSend({ url: 'http://127.0.0.1:1/', method: 'POST', headers: {} }, true);
   assert.equal(closed.retry, true);
   assert.match(closed.detail, /ECONNREFUSED/);

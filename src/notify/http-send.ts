@@ -16,6 +16,21 @@ export interface SendResult {
   detail: string;
   /** The receiver's answer code: the HTTP status, or the SMTP reply code; absent when none came. */
   status?: number;
+  /** How long the receiver asked to be left alone before the next try (its Retry-After). */
+  retryAfterMs?: number;
+  /** The start of the receiver's answer body, for the integrations that explain a refusal in it (Slack). */
+  answer?: string;
+}
+
+/** Enough of an answer body for a reason such as Slack's `channel_not_found`, not a whole error page. */
+const MAX_ANSWER_CHARS = 300;
+
+/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 const TIMEOUT_MS = 10_000;
@@ -43,11 +58,23 @@ export function httpSend(request: HttpRequest, allowInternal: boolean): Promise<
     try {
       const options = { method: request.method.toUpperCase(), headers, timeout: TIMEOUT_MS, ...(allowInternal ? {} : { agent: publicOnlyAgents[url.protocol as 'http:' | 'https:'] }) };
       outgoing = client.request(url, options, (response) => {
-        response.resume();
+        let answer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (answer.length < MAX_ANSWER_CHARS) answer += chunk;
+        });
         response.on('end', () => {
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          resolve({ ok, retry: !ok && (status >= 500 || status === 429), detail: `HTTP ${status}`, status });
+          const wait = status === 429 || status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
+          resolve({
+            ok,
+            retry: !ok && (status >= 500 || status === 429),
+            detail: `HTTP ${status}`,
+            status,
+            ...(wait === undefined ? {} : { retryAfterMs: wait }),
+            ...(answer && !ok ? { answer: answer.slice(0, MAX_ANSWER_CHARS) } : {}),
+          });
         });
       });
     } catch (error) {

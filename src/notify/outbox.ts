@@ -42,7 +42,7 @@ const POLL_MS = 1000;
 /**
  * The durable queue of notifications. A message is written here in the same transaction as the
  * alert fire that caused it, then sent in the background with retries and exponential backoff on
- * network errors, 5xx and 429; every attempt is recorded. Sending never blocks ingestion, and
+ * network errors, 5xx and 429 (after the receiver's Retry-After when it gives one); every attempt is recorded. Sending never blocks ingestion, and
  * pending messages resume after a restart. Any node sends any delivery: each is claimed for a
  * lease before it is sent, so it is sent once, and again only if its node died mid-way.
  */
@@ -154,7 +154,8 @@ export class Outbox {
       const now = this.now();
       const tried = attempts + 1;
       const giveUp = !result.ok && (!result.retry || tried >= this.options.maxAttempts);
-      const delay = Math.min(MAX_DELAY_MS, this.options.retryBaseMs * 2 ** (tried - 1));
+      // A receiver that says when to come back (429 with Retry-After, as Slack does) is taken at its word.
+      const delay = Math.min(MAX_DELAY_MS, result.retryAfterMs ?? this.options.retryBaseMs * 2 ** (tried - 1));
       try {
         const recorded = await this.deliveries.recordAttempt(id, token, {
           at: now,

@@ -2,6 +2,7 @@ import type { DeliveryAbilities } from '../views/channel-warnings.js';
 import { httpSend, type SendResult } from './http-send.js';
 import type { Mail } from './mailer.js';
 import type { DeliveryMessage } from './messages.js';
+import { explainedResult } from './slack.js';
 
 /** Routes a stored message to its transport. */
 export function createSender(options: { mail: (mail: Mail) => Promise<SendResult>; allowPrivateWebhooks: boolean }) {
@@ -14,6 +15,12 @@ export function createSender(options: { mail: (mail: Mail) => Promise<SendResult
       case 'incidentpaging':
         // Held to the same rule as webhooks: an internal paging endpoint needs the same explicit allowance.
         return httpSend({ url: message.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: message.body }, options.allowPrivateWebhooks);
+      case 'slack':
+      case 'teams':
+      case 'opsgenie':
+      case 'victorops':
+        // Held to the same rule as webhooks; each of these says in its answer body why it refused.
+        return httpSend(message, options.allowPrivateWebhooks).then(explainedResult);
     }
   };
 }

@@ -12,7 +12,7 @@ import { type DeliveryMessage, alertMessage } from './messages.js';
 import { Outbox } from './outbox.js';
 import { createSender, deliveryAbilities } from './send.js';
 
-export type NotifySettings = Pick<Settings, 'smtpUrl' | 'smtpFrom' | 'allowPrivateWebhooks' | 'pagingUrl' | 'deliveryRetryBaseMs' | 'deliveryMaxAttempts'>;
+export type NotifySettings = Pick<Settings, 'smtpUrl' | 'smtpFrom' | 'allowPrivateWebhooks' | 'pagingUrl' | 'opsgenieUrl' | 'victoropsUrl' | 'deliveryRetryBaseMs' | 'deliveryMaxAttempts'>;
 
 export interface NotifyDeps {
   settings: NotifySettings;
@@ -53,7 +53,7 @@ export function startNotify(deps: NotifyDeps): NotifySubsystem {
     // A member's targets stop with them; a key of full rights is the organisation's, not a person's.
     setterStanding: (setBy) => (setterMember(setBy) === null ? Promise.resolve(true) : deps.auth.credentialIsLive(setBy)),
   });
-  const messageSettings = () => ({ publicUrl: deps.publicUrl(), pagingUrl: settings.pagingUrl });
+  const messageSettings = () => ({ publicUrl: deps.publicUrl(), pagingUrl: settings.pagingUrl, opsgenieUrl: settings.opsgenieUrl, victoropsUrl: settings.victoropsUrl });
   outbox.start();
   return {
     outbox,

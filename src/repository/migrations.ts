@@ -462,6 +462,23 @@ const exclusionFilterVersion: Step = () => [
 ];
 
 /**
+ * Step 12: the open incidents of channels that auto-resolve (OpsGenie, VictorOps): one row per
+ * channel that fired and has not been closed, with the current resolve window's start and count.
+ * Shared like the alert windows, so that one node closes it once, after any restart.
+ */
+const alertIncidents: Step = ({ ms }) => [
+  `CREATE TABLE IF NOT EXISTS alert_incidents (
+     viewid       TEXT NOT NULL,
+     alertid      TEXT NOT NULL,
+     account      TEXT NOT NULL,
+     opened_at    ${ms} NOT NULL,
+     window_start ${ms} NOT NULL,
+     count        ${ms} NOT NULL DEFAULT 0,
+     PRIMARY KEY (viewid, alertid)
+   )`,
+];
+
+/**
  * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
  * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
  */
@@ -481,6 +498,7 @@ const steps: Record<string, Step> = {
   '0009_setters': setters,
   '0010_group_lists': groupLists,
   '0011_exclusion_filter_version': exclusionFilterVersion,
+  '0012_alert_incidents': alertIncidents,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

@@ -92,6 +92,14 @@ export interface ConfigTables {
     fired_immediate: number;
     samples: string;
   };
+  alert_incidents: {
+    viewid: string;
+    alertid: string;
+    account: string;
+    opened_at: number;
+    window_start: number;
+    count: number;
+  };
   view_activity: {
     viewid: string;
     account: string;

@@ -10,18 +10,24 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** A real HTTP server on loopback that records requests; `answers` scripts the status codes. */
-export async function startHttpReceiver(answers: number[] = []) {
-  const received: ReceivedRequest[] = [];
+/** A scripted answer: a status, or a status with its body and headers (Slack's `channel_not_found`, a Retry-After). */
+export type ScriptedAnswer = number | { status: number; body?: string; headers?: Record<string, string> };
+
+/** A real HTTP server on loopback that records requests, with the time each came; `answers` scripts the answers. */
+export async function startHttpReceiver(answers: ScriptedAnswer[] = []) {
+  const received: Array<ReceivedRequest & { at: number }> = [];
   const script = [...answers];
   let connections = 0;
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      received.push({ method: request.method!, path: request.url!, headers: request.headers, body });
-      response.statusCode = script.shift() ?? 200;
-      response.end('{}');
+      received.push({ method: request.method!, path: request.url!, headers: request.headers, body, at: Date.now() });
+      const next = script.shift() ?? 200;
+      const answer = typeof next === 'number' ? { status: next } : next;
+      response.statusCode = answer.status;
+      for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+      response.end(answer.body ?? '{}');
     });
   });
   // Counted apart from requests: a refused address must not even be connected to.
@@ -35,8 +41,8 @@ export async function startHttpReceiver(answers: number[] = []) {
     received,
     /** TCP connections accepted so far. */
     connections: () => connections,
-    /** Answers these statuses next, then 200. */
-    answer: (...statuses: number[]) => script.push(...statuses),
+    /** Answers these next, then 200. */
+    answer: (...next: ScriptedAnswer[]) => script.push(...next),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

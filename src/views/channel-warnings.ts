@@ -34,7 +34,8 @@ export async function channelWarnings(channels: Array<Omit<Channel, 'alertid'>>,
       if (channel.integration === 'email' && !abilities.canEmail) {
         warnings.push({ channel: index, code: 'smtp-not-configured', message: 'This server has no SMTP server (LOGSTEAD_SMTP_URL is not set), so this e-mail channel cannot send.' });
       }
-      if (channel.integration !== 'webhook' || !channel.url || abilities.allowPrivateWebhooks) return;
+      // Slack and Teams post to their incoming-webhook address under the same rule as webhooks.
+      if (!['webhook', 'slack', 'teams'].includes(channel.integration) || !channel.url || abilities.allowPrivateWebhooks) return;
       let url: URL;
       try {
         url = new URL(channel.url);

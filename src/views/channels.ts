@@ -8,8 +8,16 @@ import { newId } from '../lib/ids.js';
 export const PRESENCE_INTERVALS = ['30', '1m', '5m', '15m', '30m', '1h', '6h', '12h', '24h', '25h'];
 export const ABSENCE_INTERVALS = PRESENCE_INTERVALS.filter((interval) => interval !== '30');
 export const WEBHOOK_METHODS = ['post', 'put', 'patch', 'get', 'delete'];
-/** `pagerduty` is what real clients (the Terraform provider) send for incident paging. */
-export const INTEGRATIONS = ['email', 'webhook', 'incidentpaging', 'pagerduty'];
+/**
+ * `pagerduty` is what real clients (the Terraform provider) send for incident paging; `slack`,
+ * `opsgenie` and `victorops` are Mezmo's (compat reference §5.4, §6.6); `teams` is Logstead's.
+ */
+export const INTEGRATIONS = ['email', 'webhook', 'incidentpaging', 'pagerduty', 'slack', 'opsgenie', 'victorops', 'teams'];
+export const OPSGENIE_REGIONS = ['us', 'eu'];
+/** Integrations whose `url` is the secret itself (an incoming webhook: whoever has it may post). */
+const URL_IS_SECRET = ['slack', 'teams'];
+/** Integrations that close what they opened when the lines stop (auto-resolve, compat reference §6.5). */
+export const RESOLVABLE = ['opsgenie', 'victorops'];
 
 export interface Channel {
   alertid: string;
@@ -26,6 +34,16 @@ export interface Channel {
   headers?: Record<string, string>;
   bodyTemplate?: Record<string, unknown>;
   key?: string;
+  /** Slack: the colour bar beside the message, as `#rrggbb`. */
+  color?: string;
+  /** OpsGenie: which of its API endpoints the key belongs to. */
+  region?: string;
+  /** VictorOps: the routing key that picks the team. */
+  routingkey?: string;
+  /** OpsGenie, VictorOps: close what fired once a window of `autoresolveinterval` has fewer than `autoresolvelimit` lines. */
+  autoresolve?: boolean;
+  autoresolveinterval?: string;
+  autoresolvelimit?: number;
   /**
    * Who set this channel's target: `member:<id>` (a person, or a key a member made) or a key's id
    * (a key of full rights). What it carries is bounded by that setter's scope now (issue 39).
@@ -38,6 +56,8 @@ export interface Channel {
 export const MASK = '********';
 
 export const isPaging = (integration: string) => integration === 'incidentpaging' || integration === 'pagerduty';
+/** Whether a channel closes what it opened when the lines stop. */
+export const resolves = (channel: Pick<Channel, 'integration' | 'autoresolve'>) => RESOLVABLE.includes(channel.integration) && channel.autoresolve === true;
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -68,6 +88,12 @@ export const alertRuleKeys = {
   terminal: Joi.boolean().default(true).when('operator', { is: 'absence', then: Joi.valid(true) }),
 };
 
+const webhookUrl = Joi.string()
+  .max(2048)
+  .uri({ scheme: ['http', 'https'] })
+  .required()
+  .messages({ 'string.uriCustomScheme': '{{#label}} must be a valid uri' });
+
 export const channelSchema = Joi.object({
   /** Sent back by clients that read it; an unknown one is ignored and a new one given. */
   alertid: Joi.string().max(64),
@@ -87,12 +113,11 @@ export const channelSchema = Joi.object({
     otherwise: Joi.forbidden(),
   }),
   url: Joi.when('integration', {
-    is: 'webhook',
-    then: Joi.string()
-      .max(2048)
-      .uri({ scheme: ['http', 'https'] })
-      .required()
-      .messages({ 'string.uriCustomScheme': '{{#label}} must be a valid uri' }),
+    switch: [
+      { is: 'webhook', then: webhookUrl },
+      // A reader shown the mask sends it back: restoreMasked puts the stored address in its place.
+      { is: Joi.valid(...URL_IS_SECRET).required(), then: webhookUrl.allow(MASK) },
+    ],
     otherwise: Joi.forbidden(),
   }),
   method: Joi.when('integration', {
@@ -134,8 +159,30 @@ export const channelSchema = Joi.object({
     otherwise: Joi.forbidden(),
   }),
   key: Joi.when('integration', {
-    is: Joi.valid('incidentpaging', 'pagerduty').required(),
+    is: Joi.valid('incidentpaging', 'pagerduty', 'opsgenie', 'victorops').required(),
     then: Joi.string().max(256).required(),
+    otherwise: Joi.forbidden(),
+  }),
+  color: Joi.when('integration', {
+    is: 'slack',
+    then: Joi.string().pattern(/^#[0-9a-fA-F]{6}$/).messages({ 'string.pattern.base': '{{#label}} must be a colour such as #d4b135' }),
+    otherwise: Joi.forbidden(),
+  }),
+  region: Joi.when('integration', { is: 'opsgenie', then: Joi.string().lowercase().valid(...OPSGENIE_REGIONS).default('us'), otherwise: Joi.forbidden() }),
+  routingkey: Joi.when('integration', {
+    is: 'victorops',
+    then: Joi.string().max(256).pattern(/^[^/?#]+$/).required().messages({ 'string.pattern.base': '{{#label}} must not contain /, ? or #' }),
+    otherwise: Joi.forbidden(),
+  }),
+  autoresolve: Joi.when('integration', { is: Joi.valid(...RESOLVABLE).required(), then: Joi.boolean().default(false), otherwise: Joi.forbidden() }),
+  autoresolveinterval: Joi.when('integration', {
+    is: Joi.valid(...RESOLVABLE).required(),
+    then: Joi.string().valid(...PRESENCE_INTERVALS).when('autoresolve', { is: true, then: Joi.required() }),
+    otherwise: Joi.forbidden(),
+  }),
+  autoresolvelimit: Joi.when('integration', {
+    is: Joi.valid(...RESOLVABLE).required(),
+    then: Joi.number().integer().min(1).max(100_000).when('autoresolve', { is: true, then: Joi.required() }),
     otherwise: Joi.forbidden(),
   }),
 })
@@ -163,6 +210,7 @@ export function prepareChannels(raw: unknown): unknown {
       prepared[key] = value;
     }
     if (typeof prepared.triggerinterval === 'number') prepared.triggerinterval = String(prepared.triggerinterval);
+    if (typeof prepared.autoresolveinterval === 'number') prepared.autoresolveinterval = String(prepared.autoresolveinterval);
     if (typeof prepared.emails === 'string') prepared.emails = prepared.emails.split(',').map((email) => email.trim());
     if (typeof prepared.bodyTemplate === 'string') {
       try {
@@ -223,6 +271,10 @@ export function restoreMasked<T extends Omit<Channel, 'alertid'> & { alertid?: s
       if (old?.key === undefined) throw unknown('key');
       restored.key = old.key;
     }
+    if (channel.url === MASK && URL_IS_SECRET.includes(channel.integration)) {
+      if (old?.url === undefined || old.integration !== channel.integration) throw unknown('url');
+      restored.url = old.url;
+    }
     if (channel.headers && Object.values(channel.headers).includes(MASK)) {
       restored.headers = Object.fromEntries(
         Object.entries(channel.headers).map(([name, value]) => {
@@ -265,12 +317,14 @@ export function withAlertIds(channels: Array<Omit<Channel, 'alertid'> & { alerti
  */
 const FIELD_ORDER: Array<keyof Channel> = [
   'alertid', 'integration', 'operator', 'triggerlimit', 'triggerinterval', 'immediate', 'terminal',
-  'emails', 'timezone', 'url', 'method', 'headers', 'bodyTemplate', 'key',
+  'emails', 'timezone', 'url', 'method', 'headers', 'bodyTemplate', 'key', 'color', 'region', 'routingkey',
+  'autoresolve', 'autoresolveinterval', 'autoresolvelimit',
 ];
 
 /**
  * A channel as clients read it. `masked` (for a reader who may not change it, a readonly member)
- * shows its secrets, the webhook's header values and the paging key, as MASK.
+ * shows its secrets as MASK: the webhook's header values, the paging, OpsGenie and VictorOps key,
+ * and the Slack or Teams address (an incoming webhook's address is its credential).
  */
 export function channelForRead(channel: Channel, masked = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -279,6 +333,7 @@ export function channelForRead(channel: Channel, masked = false): Record<string,
   if (masked) {
     if (channel.headers) out.headers = Object.fromEntries(Object.keys(channel.headers).map((name) => [name, MASK]));
     if (channel.key !== undefined) out.key = MASK;
+    if (channel.url !== undefined && URL_IS_SECRET.includes(channel.integration)) out.url = MASK;
   }
   return out;
 }
@@ -286,6 +341,7 @@ export function channelForRead(channel: Channel, masked = false): Record<string,
 export function channelForWrite(channel: Channel): Record<string, unknown> {
   const out = channelForRead(channel);
   if (/^\d+$/.test(channel.triggerinterval)) out.triggerinterval = Number(channel.triggerinterval);
+  if (channel.autoresolveinterval && /^\d+$/.test(channel.autoresolveinterval)) out.autoresolveinterval = Number(channel.autoresolveinterval);
   if (channel.emails) out.emails = channel.emails.join(',');
   return out;
 }

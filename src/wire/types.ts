@@ -89,6 +89,16 @@ export interface Channel {
   headers?: Record<string, string>;
   bodyTemplate?: string;
   key?: string;
+  /** Slack: the colour bar, `#rrggbb`. */
+  color?: string;
+  /** OpsGenie: `us` or `eu`. */
+  region?: string;
+  /** VictorOps: the routing key. */
+  routingkey?: string;
+  /** OpsGenie, VictorOps: close what fired once a window of `autoresolveinterval` has fewer than `autoresolvelimit` lines. */
+  autoresolve?: boolean;
+  autoresolveinterval?: string;
+  autoresolvelimit?: number;
   /** Who set its target (read only): a member, a service key of full rights, or a removed member. */
   setter?: { email: string } | { key: string } | { removed: true } | null;
   /** Why nothing is sent to its target (read only): its setter is gone, until an admin takes it over. */
@@ -179,7 +189,7 @@ export interface BacktestFiring {
   at: number;
   windowStart: number;
   windowEnd: number;
-  kind: 'immediate' | 'terminal' | 'absence';
+  kind: 'immediate' | 'terminal' | 'absence' | 'resolve';
   /** Lines the notification would have carried as its count. */
   lines: number;
   /** All matching lines of the window. */

@@ -1,6 +1,7 @@
 import type { Channel } from '../api-client/client.js';
 import type { ViewFilters } from './ChannelChecks.js';
 import { ChannelEditor, blankChannel } from './ChannelEditor.js';
+import { KIND_NAMES, NEW_KINDS } from './channel-kinds.js';
 
 interface Props {
   channels: Channel[];
@@ -27,9 +28,9 @@ export function ChannelList({ channels, viewid, filters, onChange }: Props) {
       ))}
       <div className="channel-row">
         <span>Add an alert:</span>
-        {['email', 'webhook', 'incidentpaging'].map((integration) => (
+        {NEW_KINDS.map((integration) => (
           <button key={integration} type="button" onClick={() => onChange([...channels, blankChannel(integration)])}>
-            + {integration === 'incidentpaging' ? 'paging' : integration}
+            + {integration === 'incidentpaging' ? 'paging' : KIND_NAMES[integration]}
           </button>
         ))}
       </div>

@@ -17,3 +17,11 @@ test("the bell's tooltip counts the alerts and lists each", () => {
     '2 alerts\n• webhook when a line comes within 1 minute\n• e-mail to b@x.io when 3 or more lines come within 5 minutes',
   );
 });
+
+test('the new kinds are named, and auto-resolve is told', () => {
+  assert.equal(alertSummary({ integration: 'slack', triggerlimit: 1, triggerinterval: '30', url: 'x' }), 'Slack when a line comes within 30 seconds');
+  assert.equal(
+    alertSummary({ integration: 'opsgenie', triggerlimit: 5, triggerinterval: '5m', autoresolve: true, autoresolvelimit: 2, autoresolveinterval: '15m' }),
+    'OpsGenie when 5 or more lines come within 5 minutes, resolved when fewer than 2 lines come within 15 minutes',
+  );
+});

@@ -1,7 +1,7 @@
 import type { Channel } from '../api-client/client.js';
 
 const INTERVALS: Record<string, string> = { '30': '30 seconds', '1m': '1 minute', '5m': '5 minutes', '15m': '15 minutes', '30m': '30 minutes', '1h': '1 hour', '6h': '6 hours', '12h': '12 hours', '24h': '24 hours', '25h': '25 hours' };
-const WHERE: Record<string, string> = { email: 'e-mail', webhook: 'webhook', incidentpaging: 'incident paging', pagerduty: 'incident paging' };
+const WHERE: Record<string, string> = { email: 'e-mail', webhook: 'webhook', incidentpaging: 'incident paging', pagerduty: 'incident paging', slack: 'Slack', teams: 'Teams', opsgenie: 'OpsGenie', victorops: 'VictorOps' };
 
 /**
  * One alert channel in words, for everyone who may see a view's alerts, readonly members
@@ -13,7 +13,8 @@ export function alertSummary(channel: Channel): string {
   const within = INTERVALS[String(channel.triggerinterval ?? '')] ?? String(channel.triggerinterval ?? '');
   const limit = channel.triggerlimit;
   const when = channel.operator === 'absence' ? (limit === 1 ? 'no line comes' : `fewer than ${limit} lines come`) : limit === 1 ? 'a line comes' : `${limit} or more lines come`;
-  return `${where}${to} when ${when}${within ? ` within ${within}` : ''}${channel.held ? ' (held: its setter was removed, so nothing is sent)' : ''}`;
+  const resolve = channel.autoresolve ? `, resolved when ${channel.operator === 'absence' ? 'more' : 'fewer'} than ${channel.autoresolvelimit} lines come within ${INTERVALS[String(channel.autoresolveinterval)] ?? channel.autoresolveinterval}` : '';
+  return `${where}${to} when ${when}${within ? ` within ${within}` : ''}${resolve}${channel.held ? ' (held: its setter was removed, so nothing is sent)' : ''}`;
 }
 
 /** Who set a channel's target, in words, for the alert editor. */
