@@ -160,7 +160,7 @@ describe('validation (compat reference §5.5)', () => {
     [
       'an unknown integration',
       { name: 'x', query: 'x', channels: [{ integration: 'slackish', triggerlimit: 1 }] },
-      [['channels[0].integration', '"channels[0].integration" must be one of [email, webhook, incidentpaging, pagerduty]']],
+      [['channels[0].integration', '"channels[0].integration" must be one of [email, webhook, incidentpaging, pagerduty, slack, opsgenie, victorops, teams]']],
     ],
     [
       'an absence interval of 30',
