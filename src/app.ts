@@ -143,7 +143,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, holds: () => archive.holds(keptFrom), dropped: countRetentionDrop(metrics), log }));
     await started.add(
       startBackupControl({
-        settings, executor, sqlite: repository.sqlite, accounts, usage, log,
+        settings, executor, sqlite: repository.sqlite, accounts, usage, log, publicUrl,
         configChanged: async (account) => {
           await views.changes.emit(account);
           await presets.changes.emit(account);
