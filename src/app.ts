@@ -46,6 +46,7 @@ import { startUsage } from './usage/start.js';
 import { startViewer } from './viewer/start.js';
 import { startViews } from './views/start.js';
 import { lastDayOfView } from './views/setter-warnings.js';
+import { ownerOnlyFromNowOn } from './lib/owner-only.js';
 
 export interface RunningLogstead {
   app: FastifyInstance;
@@ -85,6 +86,7 @@ export interface StartOptions {
  */
 export async function startLogstead(settings: Settings, options: StartOptions = {}): Promise<RunningLogstead> {
   // Lines, keys and configuration are nobody else's business on a shared machine.
+  ownerOnlyFromNowOn();
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const now = options.now ?? Date.now;
   const metrics = createMetrics();

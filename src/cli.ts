@@ -20,6 +20,7 @@ import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
 import { openLogExecutor } from './store/open-executor.js';
 import { logTables } from './store/tables.js';
 import { importMezmoCommand } from './import-mezmo/import-command.js';
+import { ownerOnlyFromNowOn } from './lib/owner-only.js';
 
 const USAGE = `Usage: logstead <command>
 
@@ -270,6 +271,8 @@ async function migrateCommand(args: string[]): Promise<void> {
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  // What any command writes in the data directory is its owner's only (lib/owner-only.ts).
+  ownerOnlyFromNowOn();
   if (command === 'serve') return serve();
   if (command === 'org') return orgCommand(args);
   if (command === 'key') return keyCommand(args);
