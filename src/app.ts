@@ -20,7 +20,7 @@ import { startOtlpIngest } from './ingest/otlp/start.js';
 import { type SyslogPorts, startSyslogIngest } from './ingest/syslog/start.js';
 import { startIngest } from './ingest/start.js';
 import { startIngestionControls } from './ingestion-controls/start.js';
-import { openSecretBox } from './lib/secret-box.js';
+import { openSecretBox } from './repository/secret-box.js';
 import { StartedSubsystems } from './lib/subsystem.js';
 import { startMetaFields } from './meta-fields/start.js';
 import { alertActivity, countDelivery, countRetentionDrop, countStored, countSyslogDrop, measureFlushes } from './metrics/recorders.js';
@@ -31,6 +31,8 @@ import type { Outbox } from './notify/outbox.js';
 import { deliveryAbilities } from './notify/send.js';
 import { startNotify } from './notify/start.js';
 import { startParsers } from './parsers/start.js';
+import { Groups } from './people/groups.js';
+import { Members } from './people/members.js';
 import { startPeople } from './people/start.js';
 import { startRepository } from './repository/start.js';
 import { startRetentionPolicy, startRetentionSchedule } from './retention/start.js';
@@ -44,6 +46,7 @@ import { startUsage } from './usage/start.js';
 import { startViewer } from './viewer/start.js';
 import { startViews } from './views/start.js';
 import { lastDayOfView } from './views/setter-warnings.js';
+import { ownerOnlyFromNowOn } from './lib/owner-only.js';
 
 export interface RunningLogstead {
   app: FastifyInstance;
@@ -83,6 +86,7 @@ export interface StartOptions {
  */
 export async function startLogstead(settings: Settings, options: StartOptions = {}): Promise<RunningLogstead> {
   // Lines, keys and configuration are nobody else's business on a shared machine.
+  ownerOnlyFromNowOn();
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const now = options.now ?? Date.now;
   const metrics = createMetrics();
@@ -94,7 +98,10 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const repository = await started.add(startRepository(settings));
     const { db, shared, nodeSlot } = repository;
     const secretBox = await openSecretBox(db, settings);
-    const { accounts, sessions, auth, members, groups } = await started.add(startAccounts({ db }));
+    // Members and groups are people's; every request's principal needs them, so they are made here.
+    const members = new Members(db);
+    const groups = new Groups(db);
+    const { accounts, sessions, auth } = await started.add(startAccounts({ db, members }));
     const audit = await started.add(startAudit({ db, auth, accounts }));
     const { policy } = await started.add(startRetentionPolicy({ accounts, auth, defaultDays: settings.retentionDays, log }));
     const keptFrom = (account: string) => policy.keptFrom(account);
@@ -138,7 +145,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, holds: () => archive.holds(keptFrom), dropped: countRetentionDrop(metrics), log }));
     await started.add(
       startBackupControl({
-        settings, executor, sqlite: repository.sqlite, accounts, usage, log,
+        settings, executor, sqlite: repository.sqlite, accounts, usage, log, publicUrl,
         configChanged: async (account) => {
           await views.changes.emit(account);
           await presets.changes.emit(account);

@@ -7,8 +7,7 @@ import { AccountError, Accounts, type KeyType, UnknownOrganisation } from './acc
 import { describeFirstStart } from './accounts/first-start.js';
 import { describeStart } from './banner.js';
 import { CONFIG_FILE, type ConfigKysely, openConfigDatabase } from './repository/open.js';
-import { addMember, resetLink } from './people/member-command.js';
-import { listeningUrl } from './http/web-server.js';
+import { addMember, linkAddress, resetLink } from './people/member-command.js';
 import { CONFIG_MIGRATIONS } from './repository/migrations.js';
 import { loadSettings } from './settings.js';
 import { backUp } from './backup/backup-command.js';
@@ -21,6 +20,7 @@ import { LOG_SCHEMA_VERSION, migrateLogStore } from './store/migrations.js';
 import { openLogExecutor } from './store/open-executor.js';
 import { logTables } from './store/tables.js';
 import { importMezmoCommand } from './import-mezmo/import-command.js';
+import { ownerOnlyFromNowOn } from './lib/owner-only.js';
 
 const USAGE = `Usage: logstead <command>
 
@@ -39,6 +39,8 @@ const USAGE = `Usage: logstead <command>
                                               add a member (or change their role); prints the
                                               one-time link to choose a password, as JSON
   member reset-link <email> [--account <id>]  a one-time link to choose a new password, as JSON
+                                              (links: LOGSTEAD_PUBLIC_URL, else the running
+                                              server's address; stderr says which)
   key create --account <id> --type ingestion|service [--name <name>]
                                               create a key; prints it once as JSON
   key list --account <id>                     list an organisation's keys (ids, never the keys)
@@ -172,10 +174,12 @@ async function orgCommand(args: string[]): Promise<void> {
   }
 }
 
-/** Where one-time links point: LOGSTEAD_PUBLIC_URL, or the address the server listens on. */
-function linkSettings() {
-  const { publicUrl, host, port, inviteHours } = loadSettings();
-  return { publicUrl: publicUrl ?? listeningUrl(host, port), inviteHours };
+/** Where one-time links point (member-command.ts, linkAddress), said on stderr. */
+async function linkSettings() {
+  const settings = loadSettings();
+  const { publicUrl, from } = await linkAddress(settings);
+  console.error(`The link's address, ${publicUrl}, is from ${from}.`);
+  return { publicUrl, inviteHours: settings.inviteHours };
 }
 
 async function memberCommand(args: string[]): Promise<void> {
@@ -184,11 +188,13 @@ async function memberCommand(args: string[]): Promise<void> {
     const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { role: { type: 'string' } } });
     if (positionals.length !== 2 || !values.role) throw new UsageError('Usage: logstead member add <account> <email> --role owner|admin|member|readonly');
     const [account, email] = positionals;
-    print(await withConfiguration((db) => addMember(db, { account, email, role: values.role!.toLowerCase() }, linkSettings())));
+    const settings = await linkSettings();
+    print(await withConfiguration((db) => addMember(db, { account, email, role: values.role!.toLowerCase() }, settings)));
   } else if (action === 'reset-link') {
     const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { account: { type: 'string' } } });
     if (positionals.length !== 1) throw new UsageError('Usage: logstead member reset-link <email> [--account <id>]');
-    print(await withConfiguration((db) => resetLink(db, { email: positionals[0], account: values.account }, linkSettings())));
+    const settings = await linkSettings();
+    print(await withConfiguration((db) => resetLink(db, { email: positionals[0], account: values.account }, settings)));
   } else {
     throw new UsageError(USAGE);
   }
@@ -265,6 +271,8 @@ async function migrateCommand(args: string[]): Promise<void> {
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  // What any command writes in the data directory is its owner's only (lib/owner-only.ts).
+  ownerOnlyFromNowOn();
   if (command === 'serve') return serve();
   if (command === 'org') return orgCommand(args);
   if (command === 'key') return keyCommand(args);

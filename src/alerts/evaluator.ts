@@ -1,6 +1,6 @@
 import type { AlertState, AlertTransaction, AlertWindow } from './alert-state.js';
 import type { ConfigKysely } from '../repository/open.js';
-import { sharedExportRecord } from '../export/export-record.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { StoredLine } from '../store/types.js';
 import type { AlertEvent, FireKind } from '../notify/alert-event.js';
 import { firesAtWindowEnd, firesImmediately, isActiveAt } from './decision.js';

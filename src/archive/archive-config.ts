@@ -1,5 +1,5 @@
 import type { ConfigKysely } from '../repository/open.js';
-import type { SecretBox } from '../lib/secret-box.js';
+import type { SecretBox } from '../repository/secret-box.js';
 
 /** The integrations archived to: S3 and the stores that speak its API. */
 export const ARCHIVE_INTEGRATIONS = ['s3', 'ibm', 'dos'] as const;
@@ -27,7 +27,7 @@ export interface ArchiveTarget extends ArchiveConfigInput {
   configuredAt: number;
 }
 
-/** The sealed secret names its use, so it opens as nothing else (lib/secret-box.ts). */
+/** The sealed secret names its use, so it opens as nothing else (repository/secret-box.ts). */
 const SECRET_PURPOSE = 'archive secretkey';
 
 /** Each organisation's archive configuration, in the configuration database. */

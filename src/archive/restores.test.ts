@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { SecretBox } from '../lib/secret-box.js';
+import { SecretBox } from '../repository/secret-box.js';
 import { type TestServer, eventually, jsonLines, request, startTestServer } from '../testing/harness.js';
 import { S3RVER_KEY, S3RVER_SECRET, type TestS3, startTestS3 } from '../testing/s3-server.js';
 import { ArchiveConfigs } from './archive-config.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { ServiceAuth } from '../http/service-auth.js';
-import type { SecretBox } from '../lib/secret-box.js';
+import type { SecretBox } from '../repository/secret-box.js';
 import type { Subsystem } from '../lib/subsystem.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { ConfigKysely } from '../repository/open.js';

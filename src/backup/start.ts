@@ -7,11 +7,13 @@ import type { Subsystem } from '../lib/subsystem.js';
 import type { Settings } from '../settings.js';
 import type { SqlExecutor } from '../store/executor.js';
 import type { UsageReports } from '../usage/usage.js';
-import { BACKUP_PATH, CONFIG_CHANGED_PATH, USAGE_PATH, serveControlSocket } from '../http/control-socket.js';
+import { BACKUP_PATH, CONFIG_CHANGED_PATH, PUBLIC_URL_PATH, USAGE_PATH, serveControlSocket } from '../http/control-socket.js';
 import { BackupRefused, SERVER_LOGS_NOT_BACKED_UP, SHARED_CONFIG_NOT_BACKED_UP, writeBackup } from './write-backup.js';
 
 export interface BackupDeps {
-  settings: Pick<Settings, 'dataDir' | 'clickhouseUrl'>;
+  settings: Pick<Settings, 'dataDir' | 'clickhouseUrl' | 'publicUrl'>;
+  /** Where this server's links point: LOGSTEAD_PUBLIC_URL, or the address it listens on. */
+  publicUrl: () => string;
   executor: SqlExecutor;
   /** The embedded configuration file; absent on PostgreSQL, which pg_dump backs up. */
   sqlite: Database.Database | undefined;
@@ -26,8 +28,8 @@ export interface BackupDeps {
 }
 
 /**
- * The data directory's control socket, through which `logstead backup`, `logstead org usage` and
- * `logstead import-mezmo` reach this server (it holds the log engine, which admits one process per directory). Started
+ * The data directory's control socket, through which `logstead backup`, `logstead org usage`,
+ * `logstead member` (for the address its links point at) and `logstead import-mezmo` reach this server (it holds the log engine, which admits one process per directory). Started
  * after the log store is open (its lock proves this process owns the directory) and before the
  * server says it is ready; closing lets a backup under way finish.
  */
@@ -62,6 +64,13 @@ export async function startBackupControl(deps: BackupDeps): Promise<Subsystem> {
     await deps.configChanged(body.account);
     return { reloaded: true };
   };
-  const control = await serveControlSocket(settings.dataDir, { [BACKUP_PATH]: backup, [USAGE_PATH]: usage, [CONFIG_CHANGED_PATH]: configChanged }, deps.log);
+  // The address the browser reaches this server at, which a command run without this server's
+  // environment (another port, LOGSTEAD_PUBLIC_URL) cannot know.
+  const publicUrl = async () => ({ publicUrl: deps.publicUrl(), from: settings.publicUrl ? 'LOGSTEAD_PUBLIC_URL' : 'listening address' });
+  const control = await serveControlSocket(
+    settings.dataDir,
+    { [BACKUP_PATH]: backup, [USAGE_PATH]: usage, [CONFIG_CHANGED_PATH]: configChanged, [PUBLIC_URL_PATH]: publicUrl },
+    deps.log,
+  );
   return { close: () => control.close() };
 }

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { CONFIG_FILE, backupConfig } from '../repository/snapshot.js';
 import type { SqlExecutor } from '../store/executor.js';
 import { backupLogDatabase, engineVersion } from '../store/snapshot.js';
-import { SECRET_KEY_FILE } from '../lib/secret-box.js';
+import { SECRET_KEY_FILE } from '../repository/secret-box.js';
 
 /** Where the log snapshot sits inside a backup directory. */
 export const LOGS_SNAPSHOT = 'clickhouse';

@@ -8,7 +8,7 @@ import type { ExportFiles } from './export-files.js';
 import type { Outbox } from '../notify/outbox.js';
 import type { LineFilter, LogStore } from '../store/log-store.js';
 import type { StoredLine } from '../store/types.js';
-import { exportRecord } from './export-record.js';
+import { exportRecord } from '../store/export-record.js';
 
 /** Exports up to this size (compressed) are attached as well as linked. */
 const ATTACH_BYTES = 1024 * 1024;

@@ -11,7 +11,7 @@ import type { ArchiveSearch } from '../archive/archive-search.js';
 import { PrivateArchiveEndpoint } from '../archive/endpoint-check.js';
 import type { AccessScope } from '../query/access-scope.js';
 import { parseExportRequest } from './params.js';
-import { exportRecord } from './export-record.js';
+import { exportRecord } from '../store/export-record.js';
 
 export interface ExportDeps {
   auth: ServiceAuth;

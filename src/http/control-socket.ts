@@ -32,6 +32,8 @@ export interface ControlSocket {
 /** The paths the server answers on it (backup/start.ts). */
 export const BACKUP_PATH = '/backup';
 export const USAGE_PATH = '/usage';
+/** The address one-time links point at: LOGSTEAD_PUBLIC_URL of the server, or where it listens (`logstead member`). */
+export const PUBLIC_URL_PATH = '/public-url';
 /** Another process (`logstead import-mezmo`) changed an organisation's configuration in the database: the server re-reads it. */
 export const CONFIG_CHANGED_PATH = '/config-changed';
 
@@ -154,6 +156,9 @@ export const askServerToBackUp = (dataDir: string, dir: string): Promise<ServerA
 /** Asks the server owning `dataDir` for an organisation's usage (usage/usage.ts). */
 export const askServerForUsage = (dataDir: string, account: string, range: { from?: string; to?: string }): Promise<ServerAnswer> =>
   askServer(dataDir, USAGE_PATH, { account, ...range });
+
+/** Asks the server owning `dataDir` where its links point: `{publicUrl, from}` (backup/start.ts). */
+export const askServerForPublicUrl = (dataDir: string): Promise<ServerAnswer> => askServer(dataDir, PUBLIC_URL_PATH, {});
 
 /** Tells the server owning `dataDir` that `account`'s views and preset alerts changed underneath it. */
 export const askServerToReloadConfig = (dataDir: string, account: string): Promise<ServerAnswer> => askServer(dataDir, CONFIG_CHANGED_PATH, { account });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BadInputError, MissingHostnameError, OverloadedError } from '../ingest/errors.js';
+import { BadInputError, MissingHostnameError, OverloadedError } from '../lib/ingest-errors.js';
 import { QueryParseError, parseQuery } from '../query/parser.js';
 import { apiErrorForDomain } from './domain-errors.js';
 import { errors } from './errors.js';

@@ -1,4 +1,4 @@
-import { BadInputError, MissingHostnameError, OverloadedError } from '../ingest/errors.js';
+import { BadInputError, MissingHostnameError, OverloadedError } from '../lib/ingest-errors.js';
 import { QueryParseError } from '../query/parser.js';
 import { type ApiError, errors } from './errors.js';
 

@@ -12,7 +12,7 @@ export interface ImportCommandDeps {
   /** Opens the local configuration (LOGSTEAD_DATA_DIR or LOGSTEAD_DATABASE_URL), as `org create` does. */
   withConfiguration<T>(work: (db: ConfigKysely) => Promise<T>): Promise<T>;
   /** Where new members' one-time links point. */
-  links: () => { publicUrl: string; inviteHours: number };
+  links: () => Promise<{ publicUrl: string; inviteHours: number }>;
   usageError: (message: string) => Error;
 }
 
@@ -37,8 +37,9 @@ export async function importMezmoCommand(args: string[], deps: ImportCommandDeps
   const source = new MezmoSource(values.url!, serviceKey);
   const dryRun = values['dry-run']!;
 
+  const links = await deps.links();
   const outcome = await deps.withConfiguration(async (db) => {
-    const { plan, steps } = await planImport(source, db, account, deps.links());
+    const { plan, steps } = await planImport(source, db, account, links);
     console.log(JSON.stringify({ plan: { ...plan, dryRun } }));
     console.error(
       `Plan: ${plan.create.length} to create, ${plan.update.length} to update, ${plan.keep.length} already there, ${plan.notCarriedOver.length} not carried over (or only in part)${dryRun ? '; --dry-run: nothing written' : ''}`,

@@ -19,7 +19,7 @@ import { Members, normaliseEmail } from '../people/members.js';
 import { OneTimeLinks } from '../people/one-time-links.js';
 import { ScopeFollower } from '../people/scope-follow.js';
 import { type ExclusionRule, type ExclusionRuleFields, ExclusionRules, MAX_EXCLUSION_RULES } from '../ingestion-controls/exclusion-rules.js';
-import { parseExclusionRule } from '../ingestion-controls/routes.js';
+import { parseExclusionRule } from '../ingestion-controls/ingestion-control-routes.js';
 import { type IndexRateConfig, IndexRateAlerts, UNSET, readConfig } from '../index-rate/config.js';
 import { errors } from '../http/errors.js';
 import type { MezmoSource } from './source.js';

@@ -6,7 +6,7 @@ import type { ConfigKysely } from '../repository/open.js';
 import type { LogStore } from '../store/log-store.js';
 import { IndexRateAlerts } from './config.js';
 import { IndexRateMonitor } from './monitor.js';
-import { indexRateRoutes } from './routes.js';
+import { indexRateRoutes } from './index-rate-routes.js';
 import type { SetterDirectory } from '../views/setters.js';
 
 /** How often each node checks the index rates: a period passing its limit is noticed within this. */

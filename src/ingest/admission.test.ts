@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { apiErrorForDomain } from '../http/domain-errors.js';
 import { IngestAdmission } from './admission.js';
-import { OverloadedError } from './errors.js';
+import { OverloadedError } from '../lib/ingest-errors.js';
 
 const settled = async (promise: Promise<unknown>) => {
   let done = false;

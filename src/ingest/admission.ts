@@ -1,4 +1,4 @@
-import { OverloadedError } from './errors.js';
+import { OverloadedError } from '../lib/ingest-errors.js';
 
 export interface AdmissionOptions {
   /** Lines allowed to wait for the store; while more wait, new requests wait before their body is read. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { nestedDeeperThan } from '../lib/json-depth.js';
 import type { StoredLine } from '../store/types.js';
-import { BadInputError } from './errors.js';
+import { BadInputError } from '../lib/ingest-errors.js';
 import { readExtraFields } from './extra-fields.js';
 import { type ParsedLine, parseFormat } from './formats/index.js';
 import { withoutMezmoElement } from './formats/syslog-header.js';

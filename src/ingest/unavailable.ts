@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js';
 import { isDatabaseUnavailable } from '../repository/unavailable.js';
-import { OverloadedError } from './errors.js';
+import { OverloadedError } from '../lib/ingest-errors.js';
 
 /**
  * Whether a failure to store lines says that something they need is away or full for now, so the

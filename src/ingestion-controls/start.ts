@@ -4,7 +4,7 @@ import type { Subsystem } from '../lib/subsystem.js';
 import type { ConfigKysely } from '../repository/open.js';
 import { ExclusionRules } from './exclusion-rules.js';
 import { IngestionGate } from './gate.js';
-import { ingestionControlRoutes } from './routes.js';
+import { ingestionControlRoutes } from './ingestion-control-routes.js';
 import { IngestionSuspension } from './suspension.js';
 
 /**

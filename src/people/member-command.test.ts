@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { testConfigEnv } from '../testing/config-database.js';
 import { type Reply, type TestServer, request, startTestServer } from '../testing/harness.js';
@@ -11,6 +15,8 @@ import { BIN } from '../testing/process.js';
  * printed link is the one the e-mail would carry, and it works once.
  */
 
+const execFileAsync = promisify(execFile);
+
 let server: TestServer;
 let configEnv: Record<string, string>;
 before(async () => {
@@ -20,11 +26,33 @@ before(async () => {
 after(() => server?.close());
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, LOGSTEAD_DATA_DIR: server.dataDir, LOGSTEAD_PUBLIC_URL: server.url, ...configEnv },
-    encoding: 'utf8',
-  });
+  return cliWith({ LOGSTEAD_PUBLIC_URL: server.url }, ...args);
+}
+
+/** The command with `env` over the server's data directory and configuration. */
+function cliWith(env: Record<string, string>, ...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { env: commandEnv(env), encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The test's environment without the LOGSTEAD_PUBLIC_URL and LOGSTEAD_PORT it may have, then `env`. */
+function commandEnv(env: Record<string, string>) {
+  const { LOGSTEAD_PUBLIC_URL: _url, LOGSTEAD_PORT: _port, ...inherited } = process.env;
+  return { ...inherited, LOGSTEAD_DATA_DIR: server.dataDir, ...configEnv, ...env };
+}
+
+/**
+ * The command run without blocking this process: it asks the server, which runs in this process,
+ * over the control socket, so the event loop must keep turning (spawnSync would wait forever).
+ */
+async function cliAsking(env: Record<string, string>, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [BIN, ...args], { env: commandEnv(env), encoding: 'utf8' });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout: string; stderr: string };
+    return { code: failed.code ?? 1, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }
 
 /** Runs a command that must succeed and print one JSON object. */
@@ -117,6 +145,40 @@ test('member reset-link prints a link that sets a new password; --account choose
   const there = await post('/api/password', { token: tokenOf(chosenOrg.link), password: 'quinn in the other one' });
   assert.equal(there.status, 200, there.text);
   assert.deepEqual([there.json.account, there.json.role], [other.account, 'readonly']);
+});
+
+test("without LOGSTEAD_PUBLIC_URL, the link has the running server's address (not the default port), and the command says so", async () => {
+  // The test server listens on a free port, not the default 8080; this command's environment names no port.
+  assert.notEqual(new URL(server.url).port, '8080');
+  const added = await cliAsking({}, 'member', 'add', server.org.account, 'port.check@example.com', '--role', 'member');
+  assert.equal(added.code, 0, added.stderr);
+  const { link } = JSON.parse(added.stdout);
+  assert.equal(new URL(link).origin, new URL(server.url).origin);
+  assert.match(added.stderr, new RegExp(`The link's address, ${server.url}, is from the running server`));
+  const chosen = await post('/api/password', { token: tokenOf(link), password: 'the port was right' });
+  assert.equal(chosen.status, 200, chosen.text);
+
+  const reset = await cliAsking({ LOGSTEAD_PORT: '8080' }, 'member', 'reset-link', 'port.check@example.com');
+  assert.equal(reset.code, 0, reset.stderr);
+  assert.equal(new URL(JSON.parse(reset.stdout).link).origin, new URL(server.url).origin, "the server's address wins over this command's LOGSTEAD_PORT");
+
+  // LOGSTEAD_PUBLIC_URL given to the command is used as it is, and named.
+  const named = cliWith({ LOGSTEAD_PUBLIC_URL: 'https://logs.example.com' }, 'member', 'reset-link', 'port.check@example.com');
+  assert.equal(named.code, 0, named.stderr);
+  assert.ok(JSON.parse(named.stdout).link.startsWith('https://logs.example.com/password?token='));
+  assert.match(named.stderr, /is from LOGSTEAD_PUBLIC_URL/);
+
+  // No server on a data directory: the address the settings would listen on, said as such.
+  const stopped = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-no-server-'));
+  try {
+    const alone = spawnSync(process.execPath, [BIN, 'member', 'reset-link', 'nobody@example.com'], {
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LOGSTEAD_'))), LOGSTEAD_DATA_DIR: stopped, LOGSTEAD_PORT: '7099' },
+      encoding: 'utf8',
+    });
+    assert.match(alone.stderr, /The link's address, http:\/\/127\.0\.0\.1:7099, is from LOGSTEAD_HOST and LOGSTEAD_PORT \(no server answered\)/);
+  } finally {
+    fs.rmSync(stopped, { recursive: true, force: true });
+  }
 });
 
 test('mistakes get a message and a non-zero exit', () => {

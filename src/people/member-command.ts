@@ -3,6 +3,9 @@ import { UnknownOrganisation } from '../accounts/accounts.js';
 import { ROLES, type Role } from '../http/permissions.js';
 import { Sessions } from '../http/sessions.js';
 import type { ConfigKysely } from '../repository/open.js';
+import { askServerForPublicUrl } from '../http/control-socket.js';
+import { listeningUrl } from '../http/web-server.js';
+import type { Settings } from '../settings.js';
 import { AccessChangeError } from './access-guard.js';
 import { passwordLink } from './invitations.js';
 import { MemberError, Members, normaliseEmail } from './members.js';
@@ -19,6 +22,23 @@ export interface LinkSettings {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Where a printed link's address came from, as the command says on stderr. */
+export type LinkAddressSource = 'LOGSTEAD_PUBLIC_URL' | 'the running server' | 'LOGSTEAD_HOST and LOGSTEAD_PORT (no server answered)';
+
+/**
+ * The address one-time links point at: this command's LOGSTEAD_PUBLIC_URL when set; otherwise the
+ * running server's own (its LOGSTEAD_PUBLIC_URL, or the address it listens on), asked through the
+ * data directory's control socket as `logstead backup` asks it, since the server may have been
+ * started with another port or host than this command's environment says; with no server
+ * answering, the address the settings here would listen on.
+ */
+export async function linkAddress(settings: Pick<Settings, 'publicUrl' | 'host' | 'port' | 'dataDir'>): Promise<{ publicUrl: string; from: LinkAddressSource }> {
+  if (settings.publicUrl) return { publicUrl: settings.publicUrl, from: 'LOGSTEAD_PUBLIC_URL' };
+  const answer = await askServerForPublicUrl(settings.dataDir).catch(() => ({ running: false }) as const);
+  if (answer.running && answer.status === 200 && typeof answer.body?.publicUrl === 'string') return { publicUrl: answer.body.publicUrl, from: 'the running server' };
+  return { publicUrl: listeningUrl(settings.host, settings.port), from: 'LOGSTEAD_HOST and LOGSTEAD_PORT (no server answered)' };
+}
 
 /**
  * `logstead member add <account> <email> --role <role>`: for operators, who own the machine, so

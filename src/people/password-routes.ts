@@ -16,7 +16,7 @@ import type { OneTimeLinks } from './one-time-links.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from './passwords.js';
 import { SignIns } from './sign-ins.js';
 import type { SignInLimits } from './sign-in-limits.js';
-import type { OrganisationFactsOf } from './session-routes.js';
+import type { OrganisationFactsOf } from './session-answer.js';
 
 const tokenSchema = Joi.string().trim().min(10).max(200).required();
 const passwordSchema = Joi.object({

@@ -5,8 +5,9 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { Sessions } from '../http/sessions.js';
 import { validate } from '../http/validation.js';
 import { errors } from '../http/errors.js';
-import { type Principal, SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
+import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
 import type { Members } from './members.js';
+import { type OrganisationFactsOf, describeSession, sessionCookie } from './session-answer.js';
 import { SignIns } from './sign-ins.js';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import type { SignInLimits } from './sign-in-limits.js';
@@ -39,33 +40,6 @@ export interface SessionRouteDeps {
   limits: SignInLimits;
   organisationFacts: OrganisationFactsOf;
 }
-
-/**
- * What the viewer needs to know of the organisation beyond the session: how many days its lines
- * are kept, and whether it archives (so the viewer can offer a restore of a range older than that).
- */
-export interface OrganisationFacts {
-  retentionDays: number;
-  archiving: boolean;
-}
-export type OrganisationFactsOf = (account: string) => Promise<OrganisationFacts>;
-
-/** What the viewer learns of its session: who, in which organisation, with which role, and the CSRF token. */
-export async function describeSession(accounts: Accounts, principal: Principal, csrfToken: string, features: Record<string, boolean>, facts: OrganisationFactsOf) {
-  return {
-    account: principal.account,
-    name: (await accounts.list()).find((summary) => summary.account === principal.account)?.name ?? '',
-    email: principal.member?.email ?? null,
-    role: principal.role,
-    scoped: principal.scope !== null,
-    csrfToken,
-    features,
-    ...(await facts(principal.account)),
-  };
-}
-
-/** Cookie options of the viewer session: HttpOnly, SameSite=Strict, Secure behind https. */
-export const sessionCookie = (secure: boolean) => ({ httpOnly: true, sameSite: 'strict' as const, path: '/', secure });
 
 /**
  * Viewer sign-in: a member's e-mail and password, or (unless LOGSTEAD_KEY_SIGN_IN=false) a service

@@ -5,7 +5,7 @@ import { errors } from '../http/errors.js';
 import { SESSION_COOKIE, type ServiceAuth } from '../http/service-auth.js';
 import type { SessionOwner, Sessions } from '../http/sessions.js';
 import type { Members } from './members.js';
-import { type OrganisationFactsOf, describeSession, sessionCookie } from './session-routes.js';
+import { type OrganisationFactsOf, describeSession, sessionCookie } from './session-answer.js';
 
 export interface SignInDeps {
   accounts: Accounts;

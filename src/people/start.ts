@@ -15,7 +15,8 @@ import type { Members } from './members.js';
 import { OneTimeLinks } from './one-time-links.js';
 import { passwordRoutes } from './password-routes.js';
 import { ScopeFollower, type ScopedViews } from './scope-follow.js';
-import { type OrganisationFactsOf, sessionRoutes } from './session-routes.js';
+import type { OrganisationFactsOf } from './session-answer.js';
+import { sessionRoutes } from './session-routes.js';
 import { signInLimits } from './sign-in-limits.js';
 import { ssoRoutes } from './sso/sso-routes.js';
 

@@ -244,7 +244,7 @@ const people: Step = ({ serial, ms }) => [
 
 /**
  * Step 4: archiving (src/archive). One archive configuration per organisation, its secret sealed
- * (lib/secret-box.ts); `passed_to` and `eligible_before` are where the archiver's last pass left
+ * (repository/secret-box.ts); `passed_to` and `eligible_before` are where the archiver's last pass left
  * off, so a pass after a restart, or on another node, picks up exactly the lines the last did not.
  * Each archive file is a row: the lines it holds are named by their hour and arrival window, so a
  * retried write rewrites the same lines to the same object, and the row records what was written.

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { LEGACY_SQLITE_VERSION, finishLegacySteps } from './legacy-sqlite-migrations.js';
 import { CONFIG_MIGRATIONS, configMigrations } from './migrations.js';
 import type { ConfigDialect, ConfigTables } from './tables.js';
+import { keepToOwner } from '../lib/owner-only.js';
 
 export type { ConfigDialect };
 export type ConfigKysely = Kysely<ConfigTables>;
@@ -46,8 +47,12 @@ export async function openConfigDatabase(location: ConfigLocation): Promise<{ da
 }
 
 function openSqlite(dataDir: string): ConfigDatabase {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(path.join(dataDir, CONFIG_FILE));
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, CONFIG_FILE);
+  // Made 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const made of [file, `${file}-wal`, `${file}-shm`]) keepToOwner(made);
+  const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a created key or a registered meta type must survive a power cut once acknowledged.
   sqlite.pragma('synchronous = FULL');

@@ -1,5 +1,5 @@
 /**
- * A stored line's export record (export/export-record.ts) as JSON text, built by the engine: the
+ * A stored line's export record (export-record.ts) as JSON text, built by the engine: the
  * archiver's objects are made of these, one a line, so the engine reads an hour, writes its records
  * and gzips them without a row reaching JavaScript (an archive must cost a small part of what
  * ingesting its lines cost: issue 29).

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { exportRecord } from '../export/export-record.js';
+import { exportRecord } from './export-record.js';
 import { openTestExecutor } from '../testing/log-engine.js';
 import { LogStore, arrivalId } from './log-store.js';
 import { encodeRows } from './row-encoding.js';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session, drainPending } from 'chdb';
 import { type SqlExecutor, type SqlParams, payloadBytes } from './executor.js';
+import { keepToOwner } from '../lib/owner-only.js';
 
 /** How many sessions may stream results at once; a chDB session holds one stream at a time. */
 const MAX_STREAM_SESSIONS = 4;
@@ -28,7 +29,10 @@ const BACKUPS_ANYWHERE = '--backups.allowed_path=/';
  * because chDB allows one active result stream per session.
  */
 export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
-  fs.mkdirSync(dir, { recursive: true });
+  // The engine's files are its owner's only: the folder here, the files the engine makes through
+  // the process's umask (lib/owner-only.ts).
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  keepToOwner(dir);
   const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...ENGINE_ARGS] });
   const idleStreamSessions: Session[] = [];
   const allStreamSessions: Session[] = [];

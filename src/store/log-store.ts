@@ -309,16 +309,18 @@ export class LogStore {
   }
 
   /**
-   * Lines and bytes per app, host or tag among a filter's lines, largest by bytes first, at most
-   * `limit` (Mezmo's /v1/usage/{apps,hosts,tags}). A line with several tags counts for each.
+   * Lines and bytes per app, host or tag among a filter's lines, largest first by `by` (bytes for
+   * Mezmo's /v2/usage/{apps,hosts,tags}, lines for v1), at most `limit`. A line with several tags
+   * counts for each.
    */
-  async volumeBy(filter: LineFilter, dimension: 'app' | 'host' | 'tag', limit: number): Promise<Array<Volume & { name: string }>> {
+  async volumeBy(filter: LineFilter, dimension: 'app' | 'host' | 'tag', limit: number, by: 'lines' | 'bytes' = 'bytes'): Promise<Array<Volume & { name: string }>> {
     const { where, params } = this.selection(await this.expanded(filter));
     params.limit = limit;
     const expression = dimension === 'tag' ? 'arrayJoin(tags)' : dimension;
+    const order = by === 'lines' ? 'lines DESC, bytes DESC' : 'bytes DESC, lines DESC';
     const rows = await this.executor.rows<{ name: string; lines: string; bytes: string }>(
       `SELECT toString(${expression}) AS name, count() AS lines, sum(size) AS bytes FROM ${this.tables.reads}
-        WHERE ${where.join(' AND ')} GROUP BY name ORDER BY bytes DESC, lines DESC, name LIMIT {limit:UInt32}`,
+        WHERE ${where.join(' AND ')} GROUP BY name ORDER BY ${order}, name LIMIT {limit:UInt32}`,
       params,
     );
     return rows.map((row) => ({ name: row.name, lines: Number(row.lines), bytes: Number(row.bytes) }));

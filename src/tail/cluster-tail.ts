@@ -2,7 +2,7 @@ import type { Broadcast } from '../fanout/broadcast.js';
 import type { AccessScope } from '../query/access-scope.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
-import { sharedExportRecord } from '../export/export-record.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { StoredLine } from '../store/types.js';
 import { MAX_LINES_PER_SECOND, type TailHub, type TailRelay, evenSpread } from './hub.js';
 

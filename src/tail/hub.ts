@@ -3,7 +3,7 @@ import { Listeners } from '../lib/listeners.js';
 import type { AccessScope } from '../query/access-scope.js';
 import type { LineFilters } from '../query/line-matcher.js';
 import type { SearchableLine } from '../query/searchable.js';
-import { sharedExportRecord } from '../export/export-record.js';
+import { sharedExportRecord } from '../store/export-record.js';
 import type { StoredLine } from '../store/types.js';
 
 /** Above this many lines a second a tail is sampled, and told so, rather than flooding the client. */

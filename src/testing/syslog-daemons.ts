@@ -27,15 +27,28 @@ function syslogNgCommand(): { binary: string; env: NodeJS.ProcessEnv; modulePath
   return { binary, env: { ...process.env, LD_LIBRARY_PATH: libraries }, modulePath: version ? path.join(libraries, version) : undefined };
 }
 
-/** Why the real senders cannot run here, or undefined when they can. CI sets LOGSTEAD_REQUIRE_SENDERS=true: then missing is a failure. */
-export function sendersMissing(): string | undefined {
-  const missing = [
-    fs.existsSync('/usr/sbin/rsyslogd') ? undefined : 'rsyslog',
-    fs.existsSync('/usr/lib/x86_64-linux-gnu/rsyslog/omrelp.so') || fs.existsSync('/usr/lib/rsyslog/omrelp.so') ? undefined : 'rsyslog-relp',
-    syslogNgCommand() ? undefined : 'syslog-ng',
-    fs.existsSync('/usr/bin/logger') ? undefined : 'logger (bsdutils)',
-    fs.existsSync('/usr/bin/openssl') ? undefined : 'openssl',
-  ].filter((name): name is string => name !== undefined);
+/** The real senders and the tools the syslog tests drive, each checked on its own. */
+export type Sender = 'rsyslog' | 'rsyslog-relp' | 'rsyslog-gnutls' | 'syslog-ng' | 'logger' | 'openssl';
+
+const rsyslogModule = (name: string) => ['/usr/lib/x86_64-linux-gnu/rsyslog', '/usr/lib/aarch64-linux-gnu/rsyslog', '/usr/lib/rsyslog'].some((dir) => fs.existsSync(path.join(dir, name)));
+
+const installed: Record<Sender, () => boolean> = {
+  rsyslog: () => fs.existsSync('/usr/sbin/rsyslogd'),
+  'rsyslog-relp': () => rsyslogModule('omrelp.so'),
+  'rsyslog-gnutls': () => rsyslogModule('lmnsd_gtls.so'),
+  'syslog-ng': () => syslogNgCommand() !== undefined,
+  logger: () => fs.existsSync('/usr/bin/logger'),
+  openssl: () => fs.existsSync('/usr/bin/openssl'),
+};
+const packageOf: Record<Sender, string> = { rsyslog: 'rsyslog', 'rsyslog-relp': 'rsyslog-relp', 'rsyslog-gnutls': 'rsyslog-gnutls', 'syslog-ng': 'syslog-ng', logger: 'logger (bsdutils)', openssl: 'openssl' };
+
+/**
+ * Why a suite cannot run here: which of the senders and tools it `needs` are not installed, or
+ * undefined when all are. Each suite names only its own, so a missing syslog-ng skips only the
+ * syslog-ng suites. CI sets LOGSTEAD_REQUIRE_SENDERS=true: then a missing one is a failure.
+ */
+export function sendersMissing(needs: readonly Sender[]): string | undefined {
+  const missing = needs.filter((sender) => !installed[sender]()).map((sender) => packageOf[sender]);
   if (missing.length === 0) return undefined;
   const reason = `not installed: ${missing.join(', ')} (see .ci/run)`;
   if (process.env.LOGSTEAD_REQUIRE_SENDERS === 'true') throw new Error(`the real syslog senders are required here, but ${reason}`);

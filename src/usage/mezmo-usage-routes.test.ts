@@ -6,7 +6,7 @@ import { type TestServer, request, startTestServer } from '../testing/harness.js
 
 /**
  * Mezmo's usage paths: /v1/usage/{apps,hosts,tags}[/{name}] as {name, current_total,
- * percentage_of_total} (bytes), and /v2/usage[/{apps,hosts,tags}[/{name}]] in bytes over whole
+ * percentage_of_total} in lines (Mezmo's definition of usage), and /v2/usage[/{apps,hosts,tags}[/{name}]] in bytes over whole
  * UTC days; each organisation's own lines, as its reader may see them.
  */
 
@@ -43,30 +43,31 @@ before(async () => {
 });
 after(() => server.close());
 
-test('v1 lists apps, hosts and tags by bytes, with their share of the total, and limit', async () => {
+test('v1 lists apps, hosts and tags by lines, most lines first, with their share of all lines, and limit', async () => {
+  // WEB has more lines (2) but fewer bytes (8) than DB (1 line, 10 bytes): v1 counts lines.
   assert.deepEqual((await get('/v1/usage/apps')).json, [
-    { name: DB, current_total: 10, percentage_of_total: 55.56 },
-    { name: WEB, current_total: 8, percentage_of_total: 44.44 },
+    { name: WEB, current_total: 2, percentage_of_total: 66.67 },
+    { name: DB, current_total: 1, percentage_of_total: 33.33 },
   ]);
-  assert.deepEqual((await get('/v1/usage/hosts?limit=1')).json, [{ name: 'h2', current_total: 10, percentage_of_total: 55.56 }]);
+  assert.deepEqual((await get('/v1/usage/hosts?limit=1')).json, [{ name: 'h1', current_total: 2, percentage_of_total: 66.67 }]);
   // A line counts for each of its tags.
   assert.deepEqual((await get('/v1/usage/tags')).json, [
-    { name: 'prod', current_total: 18, percentage_of_total: 100 },
-    { name: 'eu', current_total: 8, percentage_of_total: 44.44 },
+    { name: 'prod', current_total: 3, percentage_of_total: 100 },
+    { name: 'eu', current_total: 2, percentage_of_total: 66.67 },
   ]);
-  assert.deepEqual((await get(`/v1/usage/apps?from=${DAY1 + 2500}&to=${Math.floor(Date.now() / 1000)}`)).json, [{ name: DB, current_total: 10, percentage_of_total: 100 }]);
+  assert.deepEqual((await get(`/v1/usage/apps?from=${DAY1 + 2500}&to=${Math.floor(Date.now() / 1000)}`)).json, [{ name: DB, current_total: 1, percentage_of_total: 100 }]);
 });
 
 test('v1 by name answers one, or null when it has no lines', async () => {
-  assert.deepEqual((await get(`/v1/usage/apps/${WEB}`)).json, { name: WEB, current_total: 8, percentage_of_total: 44.44 });
-  assert.deepEqual((await get('/v1/usage/hosts/h2')).json, { name: 'h2', current_total: 10, percentage_of_total: 55.56 });
-  assert.deepEqual((await get('/v1/usage/tags/eu')).json, { name: 'eu', current_total: 8, percentage_of_total: 44.44 });
+  assert.deepEqual((await get(`/v1/usage/apps/${WEB}`)).json, { name: WEB, current_total: 2, percentage_of_total: 66.67 });
+  assert.deepEqual((await get('/v1/usage/hosts/h2')).json, { name: 'h2', current_total: 1, percentage_of_total: 33.33 });
+  assert.deepEqual((await get('/v1/usage/tags/eu')).json, { name: 'eu', current_total: 2, percentage_of_total: 66.67 });
   const missing = await get('/v1/usage/apps/nothing-here');
   assert.equal(missing.status, 200);
   assert.equal(missing.text, 'null');
 });
 
-test('v2 reports bytes over whole UTC days', async () => {
+test('v2 reports bytes over whole UTC days, largest first', async () => {
   const day = new Date(DAY1).toISOString();
   const next = new Date(DAY1 + DAY).toISOString();
   const noon = new Date(DAY1 + DAY / 2).toISOString();
@@ -82,7 +83,7 @@ test('v2 reports bytes over whole UTC days', async () => {
 });
 
 test("each organisation sees its own usage only, and a scoped member only what the scope shows", async () => {
-  assert.deepEqual((await get('/v1/usage/apps', { servicekey: B.serviceKey })).json, [{ name: WEB, current_total: 1000, percentage_of_total: 100 }]);
+  assert.deepEqual((await get('/v1/usage/apps', { servicekey: B.serviceKey })).json, [{ name: WEB, current_total: 1, percentage_of_total: 100 }]);
   assert.equal((await get(`/v1/usage/apps/${DB}`, { servicekey: B.serviceKey })).text, 'null');
   assert.equal((await get('/v2/usage', { servicekey: B.serviceKey })).json.results.plan_bytes, 1000);
 
@@ -93,21 +94,21 @@ test("each organisation sees its own usage only, and a scoped member only what t
   });
   assert.equal(group.status, 200, group.text);
   const scoped = await server.signInAs(`scoped.${hex()}@example.com`, 'readonly', { groups: [group.json.id] });
-  assert.deepEqual((await get('/v1/usage/apps', scoped.headers())).json, [{ name: WEB, current_total: 8, percentage_of_total: 100 }]);
+  assert.deepEqual((await get('/v1/usage/apps', scoped.headers())).json, [{ name: WEB, current_total: 2, percentage_of_total: 100 }]);
   assert.equal((await get('/v2/usage', scoped.headers())).json.results.plan_bytes, 8);
 
   // Every form, by app, host and tag (issue 39, point 6): no name or byte of the other app's lines.
   const day = new Date(DAY1).toISOString();
   const next = new Date(DAY1 + DAY).toISOString();
   const expected: Record<string, unknown> = {
-    '/v1/usage/hosts': [{ name: 'h1', current_total: 8, percentage_of_total: 100 }],
+    '/v1/usage/hosts': [{ name: 'h1', current_total: 2, percentage_of_total: 100 }],
     '/v1/usage/tags': [
-      { name: 'eu', current_total: 8, percentage_of_total: 100 },
-      { name: 'prod', current_total: 8, percentage_of_total: 100 },
+      { name: 'eu', current_total: 2, percentage_of_total: 100 },
+      { name: 'prod', current_total: 2, percentage_of_total: 100 },
     ],
     [`/v1/usage/apps/${DB}`]: null,
     '/v1/usage/hosts/h2': null,
-    '/v1/usage/tags/prod': { name: 'prod', current_total: 8, percentage_of_total: 100 },
+    '/v1/usage/tags/prod': { name: 'prod', current_total: 2, percentage_of_total: 100 },
     [`/v2/usage/apps?from=${day}&to=${day}`]: { from: day, to: next, results: [{ name: WEB, total_bytes: 8 }] },
     [`/v2/usage/hosts?from=${day}&to=${day}`]: { from: day, to: next, results: [{ name: 'h1', total_bytes: 8 }] },
     [`/v2/usage/tags?from=${day}&to=${day}`]: { from: day, to: next, results: [{ name: 'eu', total_bytes: 8 }, { name: 'prod', total_bytes: 8 }] },

@@ -39,7 +39,9 @@ function v2Time(query: QueryParams, name: 'from' | 'to', fallback: number): numb
  * Mezmo's usage paths, beside GET /v1/usage (usage-routes.ts): v1 per app, host or tag
  * (`[{name, current_total, percentage_of_total}]`, or one of them by name, null when it has no
  * lines), and v2 in bytes (`{from, to, results}`), over the caller's organisation's stored lines
- * as their reader sees them. `current_total` is in bytes, as v2's totals are.
+ * as their reader sees them. v1's `current_total` counts lines and its `percentage_of_total` is of
+ * lines, as Mezmo defines usage ("a percentage of the total number of lines ingested"); v2 counts
+ * bytes.
  */
 export async function mezmoUsageRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore; policy: RetentionPolicy; now: () => number }): Promise<void> {
   const { auth, store, policy } = deps;
@@ -68,8 +70,8 @@ export async function mezmoUsageRoutes(app: FastifyInstance, deps: { auth: Servi
     app.get(`/v1/usage/${kind}`, { config: { permission: 'read' } }, async (request) => {
       const filter = await selection(request, v1Range);
       const limit = countParam(request.query as QueryParams, 'limit', DEFAULT_LIMIT, MAX_LIMIT);
-      const [total, rows] = await Promise.all([store.volume(filter), store.volumeBy(filter, dimension, limit)]);
-      return rows.map((row) => ({ name: row.name, current_total: row.bytes, percentage_of_total: percentage(row.bytes, total.bytes) }));
+      const [total, rows] = await Promise.all([store.volume(filter), store.volumeBy(filter, dimension, limit, 'lines')]);
+      return rows.map((row) => ({ name: row.name, current_total: row.lines, percentage_of_total: percentage(row.lines, total.lines) }));
     });
 
     app.get<{ Params: { name: string } }>(`/v1/usage/${kind}/:name`, { config: { permission: 'read' } }, async (request, reply) => {
@@ -77,7 +79,7 @@ export async function mezmoUsageRoutes(app: FastifyInstance, deps: { auth: Servi
       const [total, own] = await Promise.all([store.volume(filter), store.volume({ ...filter, ...filterFor(kind, request.params.name) })]);
       // Mezmo answers null for a name without lines.
       if (own.lines === 0) return reply.type('application/json').send('null');
-      return { name: request.params.name, current_total: own.bytes, percentage_of_total: percentage(own.bytes, total.bytes) };
+      return { name: request.params.name, current_total: own.lines, percentage_of_total: percentage(own.lines, total.lines) };
     });
 
     app.get(`/v2/usage/${kind}`, { config: { permission: 'read' } }, async (request) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { exportRecord } from '../export/export-record.js';
+import { exportRecord } from '../store/export-record.js';
 import { errors } from '../http/errors.js';
 import type { ServiceAuth } from '../http/service-auth.js';
 import { compileQuery } from '../query/compile.js';

@@ -2,7 +2,7 @@ import type { Accounts } from '../../accounts/accounts.js';
 import type { Subsystem } from '../../lib/subsystem.js';
 import type { IngestAdmission } from '../admission.js';
 import type { Intake } from '../intake.js';
-import { elasticRoutes } from './routes.js';
+import { elasticRoutes } from './elastic-routes.js';
 
 /**
  * The Elasticsearch bulk API on the main port: POST /_bulk and /{index}/_bulk, and the calls that

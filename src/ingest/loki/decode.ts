@@ -1,5 +1,5 @@
 import snappy from 'snappyjs';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../lib/ingest-errors.js';
 import { LIMITS } from '../../wire/limits.js';
 import { parseLabels } from './labels.js';
 import { type ProtoPush, PushRequest } from './schema.js';

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import snappy from 'snappyjs';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../lib/ingest-errors.js';
 import { type TestServer, jsonLines, request, startTestServer } from '../../testing/harness.js';
 import { decodeJsonPush, decodeProtobufPush, toRawLines } from './decode.js';
 import { parseLabels } from './labels.js';

@@ -1,4 +1,4 @@
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../lib/ingest-errors.js';
 
 const NAME_START = /[a-zA-Z_]/;
 const NAME_CHAR = /[a-zA-Z0-9_]/;

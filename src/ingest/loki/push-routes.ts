@@ -4,7 +4,7 @@ import { presentedKeys } from '../../http/credentials.js';
 import { ApiError, lokiErrors } from '../../http/errors.js';
 import type { IngestAdmission } from '../admission.js';
 import { plainBodyBytes, trackArrivals } from '../http-body.js';
-import { BadInputError, OverloadedError } from '../errors.js';
+import { BadInputError, OverloadedError } from '../../lib/ingest-errors.js';
 import type { Intake } from '../intake.js';
 import { parseTags } from '../mezmo/params.js';
 import type { SourceParams } from '../normalise.js';

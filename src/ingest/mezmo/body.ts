@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parseJsonBody } from './body-json.js';
-import { BadInputError } from '../errors.js';
+import { BadInputError } from '../../lib/ingest-errors.js';
 import { inflateRequestBodies } from '../http-body.js';
 import { LIMITS } from '../../wire/limits.js';
 

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { BadInputError, MissingHostnameError } from '../errors.js';
+import { BadInputError, MissingHostnameError } from '../../lib/ingest-errors.js';
 import type { SourceParams } from '../normalise.js';
 import { toMillis } from '../timestamps.js';
 import { LIMITS } from '../../wire/limits.js';

@@ -18,7 +18,12 @@ import { LIMITS } from '../../wire/limits.js';
  * or missing key stores nothing anywhere, and is counted.
  */
 
-const skip = sendersMissing();
+// Each suite skips only for what it needs itself (the server's TLS listener needs openssl's certificate).
+const serverSkip = sendersMissing(['openssl']);
+const loggerSkip = sendersMissing(['openssl', 'logger']);
+const rsyslogMezmoSkip = sendersMissing(['openssl', 'logger', 'rsyslog', 'rsyslog-gnutls', 'rsyslog-relp']);
+const rsyslogSkip = sendersMissing(['openssl', 'logger', 'rsyslog']);
+const syslogNgSkip = sendersMissing(['openssl', 'logger', 'syslog-ng']);
 const HOST = os.hostname();
 const word = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
 
@@ -28,7 +33,7 @@ let certDir: string;
 let ports: { tcp: number; udp: number; tls: number; relp: number };
 
 before(async () => {
-  if (skip) return;
+  if (serverSkip) return;
   certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-syslog-tls-'));
   const { cert, key } = await selfSignedCertificate(certDir);
   server = await startTestServer({
@@ -72,7 +77,7 @@ async function droppedCount(target: TestServer, protocol: string, reason: string
 
 const mezmoSd = (key: string, tags: string) => ['--sd-id', 'logdna@48950', '--sd-param', `key="${key}"`, '--sd-param', `tags="${tags}"`];
 
-describe('util-linux logger, straight to Logstead', { skip }, () => {
+describe('util-linux logger, straight to Logstead', { skip: loggerSkip }, () => {
   for (const [name, flags] of [
     ['TCP, newline framing', ['-T']],
     ['TCP, octet counting', ['-T', '--octet-count']],
@@ -141,7 +146,7 @@ describe('util-linux logger, straight to Logstead', { skip }, () => {
   });
 });
 
-describe('TLS (RFC 5425)', { skip }, () => {
+describe('TLS (RFC 5425)', { skip: serverSkip }, () => {
   test('a client that speaks plain TCP to the TLS port fails its handshake: counted, and the listener goes on', async () => {
     const before = await droppedCount(server, 'syslog-tls', 'tls-handshake');
     await new Promise<void>((resolve) => {
@@ -166,10 +171,10 @@ describe('TLS (RFC 5425)', { skip }, () => {
 const mezmoTemplate = (name: string, key: string, tags: string) =>
   `template(name="${name}" type="string" string="<%PRI%>%protocol-version% %timestamp:::date-rfc3339% %HOSTNAME% %app-name% %procid% %msgid% [logdna@48950 key=\\"${key}\\" tags=\\"${tags}\\"] %msg%\\n")`;
 
-describe('rsyslog with Mezmo\'s template', { skip }, () => {
+describe('rsyslog with Mezmo\'s template', { skip: rsyslogMezmoSkip }, () => {
   let rsyslog: SyslogDaemon;
   before(async () => {
-    if (skip) return;
+    if (rsyslogMezmoSkip) return;
     const key = server.org.ingestionKey;
     rsyslog = await startRsyslog(
       [
@@ -217,15 +222,21 @@ describe('rsyslog with Mezmo\'s template', { skip }, () => {
   });
 });
 
-// Last: the server restarts with the fallback key (one embedded engine per process, so the same server).
-describe('rsyslog\'s and syslog-ng\'s default formats, under LOGSTEAD_SYSLOG_KEY', { skip }, () => {
+// Last: the server restarts with the fallback key (one embedded engine per process, so the same
+// server), once, for whichever of the two suites below runs first.
+let keyedRestart: Promise<TestServer> | undefined;
+const keyedServer = () =>
+  (keyedRestart ??= (async () => {
+    await server.restart({ LOGSTEAD_SYSLOG_KEY: server.org.ingestionKey });
+    return server;
+  })());
+
+describe('rsyslog\'s default formats, under LOGSTEAD_SYSLOG_KEY', { skip: rsyslogSkip }, () => {
   let keyed: TestServer;
   let rsyslog: SyslogDaemon;
-  let syslogNg: SyslogDaemon;
   before(async () => {
-    if (skip) return;
-    keyed = server;
-    await keyed.restart({ LOGSTEAD_SYSLOG_KEY: keyed.org.ingestionKey });
+    if (rsyslogSkip) return;
+    keyed = await keyedServer();
     const { tcp, udp } = keyed.running.syslogPorts;
     rsyslog = await startRsyslog(
       [
@@ -234,19 +245,8 @@ describe('rsyslog\'s and syslog-ng\'s default formats, under LOGSTEAD_SYSLOG_KEY
         `action(type="omfwd" protocol="tcp" target="127.0.0.1" port="${tcp}")`,
       ].join('\n'),
     );
-    syslogNg = await startSyslogNg(
-      [
-        `destination d_syslog { syslog("127.0.0.1" transport("tcp") port(${tcp}) persist-name("d_syslog")); };`,
-        `destination d_network { network("127.0.0.1" transport("tcp") port(${tcp}) persist-name("d_network")); };`,
-        `destination d_udp { network("127.0.0.1" transport("udp") port(${udp}) persist-name("d_udp")); };`,
-        'log { source(s_local); destination(d_syslog); destination(d_network); destination(d_udp); };',
-      ].join('\n'),
-    );
   });
-  after(async () => {
-    await rsyslog?.stop();
-    await syslogNg?.stop();
-  });
+  after(() => rsyslog?.stop());
 
   test('rsyslog: RFC 5424 octet-counted, the traditional format over UDP and TCP', async () => {
     const marker = word('rsdefault');
@@ -260,6 +260,25 @@ describe('rsyslog\'s and syslog-ng\'s default formats, under LOGSTEAD_SYSLOG_KEY
       assert.equal(typeof line.pid, 'number');
     }
   });
+});
+
+describe('syslog-ng\'s default formats, under LOGSTEAD_SYSLOG_KEY', { skip: syslogNgSkip }, () => {
+  let keyed: TestServer;
+  let syslogNg: SyslogDaemon;
+  before(async () => {
+    if (syslogNgSkip) return;
+    keyed = await keyedServer();
+    const { tcp, udp } = keyed.running.syslogPorts;
+    syslogNg = await startSyslogNg(
+      [
+        `destination d_syslog { syslog("127.0.0.1" transport("tcp") port(${tcp}) persist-name("d_syslog")); };`,
+        `destination d_network { network("127.0.0.1" transport("tcp") port(${tcp}) persist-name("d_network")); };`,
+        `destination d_udp { network("127.0.0.1" transport("udp") port(${udp}) persist-name("d_udp")); };`,
+        'log { source(s_local); destination(d_syslog); destination(d_network); destination(d_udp); };',
+      ].join('\n'),
+    );
+  });
+  after(() => syslogNg?.stop());
 
   test('syslog-ng: syslog() (octet-counted, a newline inside the frame) and network() over TCP and UDP', async () => {
     const marker = word('ngdefault');

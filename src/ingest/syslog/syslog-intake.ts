@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Accounts } from '../../accounts/accounts.js';
 import { ApiError } from '../../http/errors.js';
 import type { IngestAdmission } from '../admission.js';
-import { BadInputError, OverloadedError } from '../errors.js';
+import { BadInputError, OverloadedError } from '../../lib/ingest-errors.js';
 import type { Intake, IngestProtocol, IntakeRequest, PreparedRequest } from '../intake.js';
 import { isUnavailable } from '../unavailable.js';
 import { parseSyslog } from './message.js';

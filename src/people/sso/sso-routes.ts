@@ -14,7 +14,7 @@ import { SignIns } from '../sign-ins.js';
 import { type ProvidedPerson, admit, groupNames } from './admission.js';
 import { IdentityProvider, refusalOf } from './provider.js';
 import { ATTEMPT_MS, SignOnAttempts } from './sign-on-attempts.js';
-import type { OrganisationFactsOf } from '../session-routes.js';
+import type { OrganisationFactsOf } from '../session-answer.js';
 
 export interface SsoRouteDeps {
   scopes: ScopeFollower;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StoredLine } from '../store/types.js';
+import type { StoredLine } from './types.js';
 import { exportRecord } from './export-record.js';
 
 const stored: StoredLine = {

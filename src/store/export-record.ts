@@ -1,4 +1,4 @@
-import type { StoredLine } from '../store/types.js';
+import type { StoredLine } from './types.js';
 import type { ExportRecord, MetaUnindexedReason } from '../wire/types.js';
 
 /** Stored JSON text parsed; undefined when empty or not JSON. */

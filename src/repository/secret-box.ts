@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConfigKysely } from '../repository/open.js';
+import type { ConfigKysely } from './open.js';
 
 /** The key file a first start writes in the data directory when LOGSTEAD_SECRET_KEY is not set. */
 export const SECRET_KEY_FILE = 'secret.key';
