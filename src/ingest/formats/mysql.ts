@@ -19,7 +19,7 @@ export function parseMysql(text: string, timeEnd: number, ms: number | undefined
   const level = PRIORITIES[text.slice(threadEnd + 2, priorityEnd)];
   if (level === undefined) return null;
   const fields: Record<string, unknown> = {};
-  setField(fields, 'thread', +text.slice(timeEnd + 1, threadEnd));
+  setField(fields, 'thread_id', +text.slice(timeEnd + 1, threadEnd));
   let index = priorityEnd + 2;
   // MySQL 8: [MY-010116] [Server]
   if (text.startsWith('[MY-', index)) {

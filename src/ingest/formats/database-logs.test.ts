@@ -23,12 +23,12 @@ test("PostgreSQL's default prefix: pid, severity, duration and statement, the le
 test('MySQL 8 and MariaDB error logs: thread, code, subsystem, level; the time only when it names its zone', () => {
   const mysql = parseFormat('2026-11-28T10:00:00.123456Z 0 [System] [MY-010116] [Server] /usr/sbin/mysqld (mysqld 8.0.35) starting as process 1', '');
   assert.equal(mysql?.logtype, 'mysql');
-  assert.deepEqual(mysql?.fields, { thread: 0, error_code: 'MY-010116', subsystem: 'Server', message: '/usr/sbin/mysqld (mysqld 8.0.35) starting as process 1' });
+  assert.deepEqual(mysql?.fields, { thread_id: 0, error_code: 'MY-010116', subsystem: 'Server', message: '/usr/sbin/mysqld (mysqld 8.0.35) starting as process 1' });
   assert.equal(mysql?.level, 'INFO');
   assert.equal(mysql?.ts, Date.parse('2026-11-28T10:00:00.123Z'));
   const mariadb = parseFormat("2026-11-28 16:54:27 3 [Warning] Aborted connection 3 to db: 'unconnected' user: 'unauthenticated' host: '127.0.0.1' (This connection closed normally without authentication)", '');
   assert.equal(mariadb?.logtype, 'mysql');
-  assert.equal(mariadb?.fields?.thread, 3);
+  assert.equal(mariadb?.fields?.thread_id, 3);
   assert.equal(mariadb?.level, 'WARN');
   assert.equal(mariadb?.ts, undefined);
   assert.equal(parseFormat('2026-11-28 16:54:26 0 [Note] InnoDB: Buffer pool(s) load completed', '')?.level, 'NOTICE');
