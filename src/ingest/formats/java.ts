@@ -5,8 +5,11 @@ const EXCEPTION_LINE = /^(?:Caused by: |Exception in thread "([^"]*)" )?([A-Za-z
 
 /** Where a stack trace's first frame starts: `\n\tat ` (Throwable.printStackTrace) or four spaces (some layouts). */
 function firstFrame(text: string): number {
-  const tab = text.indexOf('\n\tat ');
-  return tab >= 0 ? tab : text.indexOf('\n    at ');
+  // Most lines are one line: one scan finds that out.
+  const newline = text.indexOf('\n');
+  if (newline < 0) return -1;
+  const tab = text.indexOf('\n\tat ', newline);
+  return tab >= 0 ? tab : text.indexOf('\n    at ', newline);
 }
 
 /**

@@ -32,10 +32,13 @@ export function parseRails(text: string): ParsedLine | null {
     if (tags++ === 0 && UUID.test(text.slice(index + 1, close))) setField(fields, 'request_id', text.slice(index + 1, close));
     index = close + 2;
   }
+  // The words are checked before the line is cut at its end, so a line of some other kind costs a few comparisons.
+  const kind = text.startsWith('Started ', index) ? 'S' : text.startsWith('Processing by ', index) ? 'P' : text.startsWith('Completed ', index) ? 'C' : '';
+  if (!kind) return null;
   const newline = text.indexOf('\n', index);
   const message = text.slice(index, newline < 0 ? text.length : newline);
   let ts: number | undefined;
-  if (message.startsWith('Started ')) {
+  if (kind === 'S') {
     const match = /^Started ([A-Z]+) "([^"]*)" for (\S+) at (.+)$/.exec(message);
     if (!match) return null;
     setField(fields, 'method', match[1]);
@@ -45,13 +48,13 @@ export function parseRails(text: string): ParsedLine | null {
     const time = match[4].replace(/ ([+-]\d{4})$/, '$1');
     const parsed = isoTimestampAt(time, 0);
     if (parsed && parsed.end === time.length) ts = parsed.ms;
-  } else if (message.startsWith('Processing by ')) {
+  } else if (kind === 'P') {
     const match = /^Processing by (\S+)#(\S+) as (\S+)$/.exec(message);
     if (!match) return null;
     setField(fields, 'controller', match[1]);
     setField(fields, 'action', match[2]);
     setField(fields, 'format', match[3]);
-  } else if (message.startsWith('Completed ')) {
+  } else {
     const match = /^Completed (\d{3}) (.*?) in (\d+(?:\.\d+)?)ms(?: \((.*)\))?$/.exec(message);
     if (!match) return null;
     setField(fields, 'status', +match[1]);
@@ -63,7 +66,7 @@ export function parseRails(text: string): ParsedLine | null {
       if (!found) continue;
       setField(fields, found[3] ? `${found[1].toLowerCase()}_ms` : found[1].toLowerCase(), +found[2]);
     }
-  } else return null;
+  }
   fields.message = message;
   return { logtype: 'rails', fields, level, ts };
 }

@@ -5,7 +5,7 @@
  * its error log), Python's `logging` in its default format and with a time, a traceback kept in
  * its line, and Java's java.util.logging, whose default format puts the level on a second line;
  * the machine's PostgreSQL (Debian's log file) and MariaDB (its error log), a Redis started here,
- * and HAProxy's HTTP and TCP logs as it sends them to a log server. */
+ * HAProxy's HTTP and TCP logs as it sends them to a log server, and Debian's cron, through syslog. */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -202,7 +202,8 @@ describe('Python and Java logging', () => {
 /** Lines added to a file since `size` bytes, once `done` says they are all there (the program writes them a moment later). */
 async function newLines(file: string, size: number, done: (lines: string[]) => boolean): Promise<string[]> {
   for (let tries = 0; ; tries++) {
-    const lines = fs.readFileSync(file, 'utf8').slice(size).split('\n').filter((line) => line !== '');
+    // (A program just started may not have made its file yet.)
+    const lines = (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').slice(size).split('\n').filter((line) => line !== '');
     if (done(lines)) return lines;
     if (tries > 100) throw new Error(`${file} did not get the expected lines; it has:\n${lines.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -248,7 +249,9 @@ describe('MariaDB', { skip: programMissing('MariaDB’s error log', MARIADB_LOG)
     const from = Date.now() - 60_000;
     const size = fs.statSync(MARIADB_LOG).size;
     await new Promise<void>((resolve, reject) => {
+      // Read (and drop) the server's greeting, or the stream stays paused and its close never comes.
       const socket = net.connect({ host: '127.0.0.1', port: 3306 }, () => socket.end());
+      socket.resume();
       socket.on('error', reject);
       socket.on('close', () => resolve());
     });
@@ -370,6 +373,97 @@ backend app_tcp
       }
       backend.close();
       logServer.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const CRON = '/usr/sbin/cron';
+
+/**
+ * cron logs only through syslog(3), to /dev/log, and reads the machine's crontabs. It runs here in
+ * a private mount namespace (`unshare -m`, so root) where /dev/log is this test's socket and
+ * /etc/crontab, /etc/cron.d and the spool hold one `@reboot` job: the machine's own cron files and
+ * log socket are untouched. A small Python program receives the datagrams (Node has no Unix
+ * datagram sockets).
+ */
+const CRON_NAMESPACE = `set -e
+D=$1
+mount --make-rprivate /
+mkdir -p $D/olddev $D/cron.d $D/crontabs
+mount --bind /dev $D/olddev
+mount -t tmpfs tmpfs /dev
+for n in null zero random urandom; do touch /dev/$n; mount --bind $D/olddev/$n /dev/$n; done
+ln -s $D/log.sock /dev/log
+mount -t tmpfs tmpfs /run
+printf '@reboot root echo logstead-cron-job\\n' > $D/cron.d/logstead
+mount --bind $D/cron.d /etc/cron.d
+printf 'SHELL=/bin/sh\\n' > $D/crontab
+mount --bind $D/crontab /etc/crontab
+mount --bind $D/crontabs /var/spool/cron/crontabs
+exec ${CRON} -f
+`;
+const SYSLOG_RECEIVER = `import socket, sys, os
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o666)
+print('ready', flush=True)
+while True:
+    print(s.recv(65536).decode('utf8', 'replace').replace('\\n', ' '), flush=True)
+`;
+
+function cronCannotRun(): string | undefined {
+  const missing = programMissing('cron', CRON);
+  if (missing) return missing;
+  if (process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0) return undefined;
+  if (process.env.LOGSTEAD_REQUIRE_SENDERS === 'true') throw new Error('the cron test needs root and unshare -m (a private mount namespace)');
+  return 'the cron test needs root and unshare -m (a private mount namespace)';
+}
+
+describe('cron', { skip: cronCannotRun() }, () => {
+  test('a job it ran, as it logged it through syslog, is searched by user, action and command', async () => {
+    const from = Date.now() - 60_000;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-cron-'));
+    fs.writeFileSync(path.join(dir, 'ns.sh'), CRON_NAMESPACE);
+    const messages: string[] = [];
+    const receiver = spawn('python3', ['-c', SYSLOG_RECEIVER, path.join(dir, 'log.sock')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let cron: ChildProcess | undefined;
+    try {
+      let buffered = '';
+      const ready = new Promise<void>((resolve) => {
+        receiver.stdout!.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString('utf8');
+          const lines = buffered.split('\n');
+          buffered = lines.pop()!;
+          for (const line of lines) {
+            if (line === 'ready') resolve();
+            else if (line) messages.push(line);
+          }
+        });
+      });
+      await ready;
+      cron = spawn('unshare', ['-m', 'bash', path.join(dir, 'ns.sh'), dir], { stdio: 'inherit' });
+      for (let tries = 0; !messages.some((message) => message.includes('CMD (echo logstead-cron-job)')); tries++) {
+        if (tries > 100) throw new Error(`cron logged:\n${messages.join('\n')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await send(messages.map((line) => ({ line, app: 'syslog' })));
+      const [job] = await search('command:"echo logstead-cron-job"', from);
+      assert.equal(job?._logtype, 'cron', messages.join('\n'));
+      assert.equal(job._app, 'CRON');
+      assert.equal(job._user, 'root', 'user is a reserved name, stored as _user');
+      assert.equal(job.action, 'CMD');
+      assert.equal(job.facility, 'cron');
+      const [started] = await search('detail:"Running @reboot jobs"', from);
+      assert.equal(started._logtype, 'cron');
+      assert.equal(started._app, 'cron');
+    } finally {
+      if (cron && cron.exitCode === null) {
+        const exited = new Promise((resolve) => cron!.once('exit', resolve));
+        cron.kill();
+        await exited;
+      }
+      receiver.kill();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

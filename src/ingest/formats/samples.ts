@@ -11,7 +11,7 @@ export const HEROKU_CLI = `2026-11-28T10:00:00.123456+00:00 heroku[router]: ${HE
 
 /** Rails Guides, "Debugging Rails Applications" (a request's lines in log/development.log). */
 export const RAILS = [
-  'Started GET "/articles" for 127.0.0.1 at 2026-11-28 10:00:00 +0000',
+  'Started GET "/articles" for 127.0.0.1 at 2019-12-04 21:02:31 +0000',
   'Processing by ArticlesController#index as HTML',
   'Completed 200 OK in 5ms (Views: 3.2ms | ActiveRecord: 0.5ms | Allocations: 1234)',
 ];
