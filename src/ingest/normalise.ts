@@ -3,7 +3,8 @@ import { nestedDeeperThan } from '../lib/json-depth.js';
 import type { StoredLine } from '../store/types.js';
 import { BadInputError } from '../lib/ingest-errors.js';
 import { readExtraFields } from './extra-fields.js';
-import { type ParsedLine, parseFormat } from './formats/index.js';
+import { type ParsedLine, dockerLine, parseFormat } from './formats/index.js';
+import type { DockerLine } from './formats/docker.js';
 import { withoutMezmoElement } from './formats/syslog-header.js';
 import { parseJsonLine } from './json-line.js';
 import { lineLevel } from './level.js';
@@ -115,9 +116,19 @@ const OWN_TIME_MAX_AGE_MS = 86_400_000;
  * or a copied file than the moment of sending, and stored under it the line would fall outside
  * every recent search, or past its retention at once.
  */
-function recentOwnTime(format: ParsedLine | null, receivedAt: number): number | undefined {
+function recentOwnTime(format: { ts?: number } | null, receivedAt: number): number | undefined {
   const ts = format?.ts;
   return ts !== undefined && receivedAt - ts <= OWN_TIME_MAX_AGE_MS ? ts : undefined;
+}
+
+/**
+ * What a Docker json-file line's inner line was parsed as, with its stream as a field and Docker's
+ * time; `docker` when the inner line is in no format (a format's own `_logtype` names the program).
+ */
+function withDocker(format: ParsedLine | null, docker: DockerLine): ParsedLine {
+  const fields = { ...format?.fields, stream: docker.stream };
+  if (!format) return { logtype: 'docker', fields, ts: docker.ts };
+  return { ...format, logtype: format.logtype ?? 'docker', fields, ts: docker.ts ?? format.ts };
 }
 
 /**
@@ -132,16 +143,21 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   if (typeof rawLine === 'object' && nestedDeeperThan(rawLine, MAX_JSON_DEPTH)) throw new BadInputError(`a line nested deeper than ${MAX_JSON_DEPTH} levels`);
   const sent = truncateUtf8(text(typeof rawLine === 'object' ? JSON.stringify(rawLine) : rawLine), LIMITS.lineBytes);
 
-  const parsedFields = parseJsonLine(sent);
-  const jsonFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   const file = label(raw.file ?? raw.f, LIMITS.file);
   const givenApp = label(raw.app, LIMITS.app);
+  let parsedFields = parseJsonLine(sent);
+  // A Docker json-file line is unwrapped: the program's own line is stored, and parsed, instead.
+  const docker = parsedFields && dockerLine(parsedFields);
+  const own = docker ? docker.inner : sent;
+  if (docker) parsedFields = parseJsonLine(own);
+  const jsonFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   // Not JSON: one of the common formats (formats/index.ts), or text as before.
-  const format: ParsedLine | null = jsonFields ? null : parseFormat(sent, givenApp || file);
+  let format: ParsedLine | null = jsonFields ? null : parseFormat(own, givenApp || file);
+  if (docker && !jsonFields) format = withDocker(format, docker);
   // A relayed syslog line may carry Mezmo's structured data, and with it the sender's ingestion
   // key: the format parser leaves it out of the fields, and the stored text leaves it out too.
-  const line = jsonFields ? sent : withoutMezmoElement(sent);
-  const lineFields = jsonFields ?? format?.fields ?? null;
+  const line = jsonFields ? own : withoutMezmoElement(own);
+  const lineFields = jsonFields ? (docker ? { ...jsonFields, stream: docker.stream } : jsonFields) : (format?.fields ?? null);
   const given = (raw as { [PROTOCOL_FIELDS]?: Record<string, string> })[PROTOCOL_FIELDS];
   const fields = given ? { ...lineFields, ...given } : lineFields;
   // A syslog header names the program and host that wrote the line, not the relay that sent it.
@@ -157,7 +173,7 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   return {
     row: {
       account: context.account,
-      ts: lineTime(raw.timestamp ?? raw.t ?? recentOwnTime(format, context.receivedAt), context.receivedAt, context.driftMs),
+      ts: lineTime(raw.timestamp ?? raw.t ?? recentOwnTime(docker && jsonFields ? docker : format, context.receivedAt), context.receivedAt, context.driftMs),
       id,
       batch_id: context.batchId,
       host,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFormat } from './index.js';
+import * as sample from './samples.js';
 
 /** mulberry32: a seeded generator, so a failure names the seed that reproduces it. */
 function random(seed: number): () => number {
@@ -24,6 +25,21 @@ const SAMPLES = [
   '2026-11-26T10:00:00.123+01:00 [main] ERROR x - y',
   'ERROR:root:boom',
   'Nov 26, 2026 10:00:00 AM a b\nSEVERE: x',
+  '2026-11-28 10:00:00.123 UTC [1234] postgres@db LOG:  duration: 12.3 ms  statement: SELECT 1',
+  '2026-11-28T10:00:00.123456Z 0 [System] [MY-010116] [Server] starting',
+  '2256:M 28 Nov 2026 16:53:57.790 * Ready to accept connections',
+  sample.HAPROXY_HTTP,
+  sample.HAPROXY_TCP,
+  sample.HEROKU_ROUTER,
+  sample.HEROKU_CLI,
+  sample.RAILS[2],
+  sample.RAILS_RUBY_LOGGER,
+  sample.TOMCAT_TRACE,
+  sample.UNCAUGHT,
+  sample.GO_PANIC,
+  sample.CRON,
+  sample.ALB_HTTPS,
+  sample.CLOUDFRONT_HIT,
 ];
 const ALPHABET = ' -[]<>"\\=:/,.*#+0123456789AZaz\n\t\u00e9\ud83d\ude00\ud800';
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { type TestServer, eventually, exportRecords, ingestLines, startTestServer } from '../../testing/harness.js';
+import * as sample from './samples.js';
 
 let server: TestServer;
 before(async () => {
@@ -126,4 +127,76 @@ test("a syslog line carrying Mezmo's element is stored, searched and exported wi
     `<14>0 ${iso} keyhost-2 shop - - [x@1 y="z"] leaked-key-check-two`,
   ]);
   assert.equal(stored.find((record) => record._line.endsWith('-one'))?._host, 'keyhost-1', 'the header still read');
+});
+
+test("the formats Mezmo parses are searched by their fields, numbers as numbers, each with its _logtype", async () => {
+  const from = Date.now() - 60_000;
+  const pgTime = new Date(Date.now() - 5_000).toISOString().replace('T', ' ').replace('Z', ' UTC');
+  const lines: Array<Record<string, unknown>> = [
+    { line: `${pgTime} [4242] shop@orders LOG:  duration: 12.3 ms  statement: SELECT * FROM orders`, app: 'postgresql' },
+    { line: "2026-11-28 16:54:27 3 [Warning] Aborted connection 3 to db: 'unconnected' user: 'unauthenticated' host: '127.0.0.1'", app: 'mysql' },
+    { line: '2256:M 28 Nov 2026 16:53:57.790 * Ready to accept connections', app: 'redis' },
+    { line: '127.0.0.1:5000 [28/Nov/2026:10:00:00.001] web be/<NOSRV> -1/-1/-1/-1/0 503 217 - - SC-- 1/1/0/0/0 0/0 "GET /down HTTP/1.1"', app: 'haproxy' },
+    { line: sample.HAPROXY_TCP, app: 'haproxy' },
+    { line: sample.HEROKU_ROUTER_ERROR, app: 'router' },
+    ...sample.RAILS.map((line) => ({ line, app: 'rails' })),
+    { line: sample.RAILS_TAGGED, app: 'rails' },
+    { line: sample.TOMCAT_TRACE, app: 'tomcat' },
+    { line: sample.GO_PANIC, app: 'shop-go' },
+    { line: sample.CRON },
+    { line: JSON.stringify({ log: '9:S 28 Nov 2026 10:00:00.000 # Connection with master lost.\n', stream: 'stderr', time: new Date(Date.now() - 2_000).toISOString() }), app: 'docker' },
+    { line: JSON.stringify({ log: 'plain words from a container\n', stream: 'stdout', time: new Date(Date.now() - 2_000).toISOString() }), app: 'docker' },
+    { line: sample.ALB_502, app: 'alb' },
+    { line: sample.CLOUDFRONT_ERROR, app: 'cloudfront' },
+  ];
+  await ingest('programs', lines);
+  const all = await exported('host:programs', from);
+  assert.equal(all.length, lines.length - 1, 'all but the cron line, whose header names its own host');
+
+  const failing = await exported('host:programs status:>=500', from);
+  const byType = (records: Array<Record<string, any>>) => records.map((record) => record._logtype).sort();
+  assert.deepEqual(byType(failing), ['alb', 'cloudfront', 'haproxy', 'heroku', 'rails']);
+  assert.deepEqual(byType(await exported('host:programs duration_ms:>10', from)), ['postgresql', 'rails']);
+  const [slow] = await exported('host:programs duration_ms:>12.2 duration_ms:<12.4', from);
+  assert.equal(slow._logtype, 'postgresql');
+  assert.equal(slow.database, 'orders');
+  assert.equal(slow.statement, 'SELECT * FROM orders');
+  assert.equal(slow.level, 'INFO');
+
+  const [mysql] = await exported('host:programs thread_id:3', from);
+  assert.equal(mysql._logtype, 'mysql');
+  assert.equal(mysql.level, 'WARN');
+  const [redis] = await exported('host:programs role:master', from);
+  assert.equal(redis._logtype, 'redis');
+  assert.equal(redis.pid, 2256);
+  const [tcp] = await exported('host:programs time_total_ms:>5000', from);
+  assert.equal(tcp._logtype, 'haproxy');
+  assert.equal(tcp.retries, 3);
+  const [heroku] = await exported('host:programs service_ms:>=30000', from);
+  assert.equal(heroku._logtype, 'heroku');
+  assert.equal(heroku.code, 'H12');
+  assert.equal(heroku.level, 'ERROR');
+  assert.equal((await exported('host:programs controller:ArticlesController', from))[0]?._logtype, 'rails');
+  assert.equal((await exported('host:programs allocations:>1000', from)).length, 1);
+  const [java] = await exported('host:programs root_cause:"java.sql.SQLException"', from);
+  assert.equal(java._logtype, 'java');
+  assert.equal(java.exception, 'java.lang.IllegalStateException');
+  assert.match(java._line, /\n\tat com\.example\.shop\.OrderService\.total/, 'the trace kept in its line');
+  const [go] = await exported('host:programs goroutine:1', from);
+  assert.equal(go._logtype, 'go');
+  assert.equal(go.function, 'main.main');
+  const [cron] = await exported('app:CRON', from);
+  assert.equal(cron._logtype, 'cron');
+  assert.equal(cron._host, 'web-1');
+  assert.equal(cron.command, 'cd / && run-parts --report /etc/cron.hourly');
+  const docker = await exported('host:programs (stream:stderr OR stream:stdout)', from);
+  assert.deepEqual(docker.map((record) => record._line).sort(), ['9:S 28 Nov 2026 10:00:00.000 # Connection with master lost.', 'plain words from a container'], 'unwrapped');
+  assert.equal(docker.find((record) => record.stream === 'stderr')?._logtype, 'redis', 'the inner line parsed');
+  assert.equal(docker.find((record) => record.stream === 'stdout')?._logtype, 'docker');
+  const [alb] = await exported('host:programs elb_status_code:502', from);
+  assert.equal(alb._logtype, 'alb');
+  assert.equal(alb.error_reason, 'TargetResponseError');
+  const [cloudfront] = await exported('host:programs sc_bytes:>800', from);
+  assert.equal(cloudfront._logtype, 'cloudfront');
+  assert.equal(cloudfront.x_edge_detailed_result_type, 'OriginDnsError');
 });

@@ -13,11 +13,12 @@ test("Go's slog TextHandler line: level and time taken, numbers as numbers, quot
   assert.deepEqual(parsed.fields, { time: '2026-11-26T10:00:00.123Z', msg: 'hello "world"', count: 3, took: '12ms', _path: '/a b', ratio: 0.5, id: '007' });
 });
 
-test("Heroku's router line: bare keys, reserved names renamed as a JSON line's, host left to the line", () => {
-  const parsed = parseFormat('at=info method=GET path="/" host=myapp.herokuapp.com request_id=8601b555 fwd="204.204.204.204" dyno=web.1 connect=1ms service=18ms status=200 bytes=13 protocol=https', 'router');
+test("a logfmt line: bare keys, reserved names renamed as a JSON line's, host left to the line", () => {
+  const parsed = parseFormat('at=info method=GET path="/" host=myapp.herokuapp.com request_id=8601b555 fwd="204.204.204.204" connect=1ms status=200 bytes=13 protocol=https', 'router');
+  assert.equal(parsed?.logtype, 'logfmt', 'no dyno: not a Heroku router line (app-formats.test.ts)');
   assert.deepEqual(parsed?.fields, {
-    at: 'info', _method: 'GET', _path: '/', request_id: '8601b555', fwd: '204.204.204.204', dyno: 'web.1',
-    _connect: '1ms', _service: '18ms', _status: 200, _bytes: 13, protocol: 'https',
+    at: 'info', _method: 'GET', _path: '/', request_id: '8601b555', fwd: '204.204.204.204',
+    _connect: '1ms', _status: 200, _bytes: 13, protocol: 'https',
   });
   assert.equal(parseLogfmt('level=warn msg=retrying dry_run')?.fields?.dry_run, true);
   assert.equal(parseLogfmt('lvl=eror msg=x')?.level, 'eror', 'an unknown level word is kept as the level, as a JSON line’s is');

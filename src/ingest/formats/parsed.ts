@@ -1,7 +1,9 @@
 import { RESERVED_JSON_KEYS } from '../../store/reserved-keys.js';
 
 /** The `_logtype` of each recognised format (the access-log formats are the same bytes in both servers). */
-export type FormatLogtype = 'logfmt' | 'apache' | 'nginx' | 'syslog';
+export type FormatLogtype =
+  | 'logfmt' | 'apache' | 'nginx' | 'syslog'
+  | 'postgresql' | 'redis' | 'mysql' | 'haproxy' | 'heroku' | 'rails' | 'java' | 'go' | 'cron' | 'docker' | 'alb' | 'cloudfront';
 
 /** What a recognised line yields beside its fields: the built-in values its own text names. */
 export interface ParsedLine {

@@ -109,7 +109,7 @@ function pythonCommon(text: string, at: number, ts: number | undefined): ParsedL
   return { logtype: null, fields, level: found.level, ts };
 }
 
-/** java.util.logging's SimpleFormatter: `Nov 26, 2026 10:00:00 AM class method`, then `LEVEL: message` on the next line. */
+/** java.util.logging's SimpleFormatter: `Nov 26, 2026 10:00:00 AM class method`, then `LEVEL: message` on the next line (a `java` line). */
 function javaUtilLogging(text: string): ParsedLine | null {
   if (text[3] !== ' ' || text.indexOf(', ', 4) > 7) return null;
   const newline = text.indexOf('\n');
@@ -118,5 +118,5 @@ function javaUtilLogging(text: string): ParsedLine | null {
   if (!/ [AP]M /.test(header)) return null;
   const found = levelAt(text, newline + 1);
   if (!found || text[found.end] !== ':') return null;
-  return { logtype: null, fields: null, level: found.level };
+  return { logtype: 'java', fields: null, level: found.level };
 }

@@ -3,25 +3,30 @@
  * line with its app and file), and searched by the fields Logstead parsed from them: Debian's
  * nginx (its `combined` access log, a log_format adding `$request_time` as many configure it, and
  * its error log), Python's `logging` in its default format and with a time, a traceback kept in
- * its line, and Java's java.util.logging, whose default format puts the level on a second line.
- */
+ * its line, and Java's java.util.logging, whose default format puts the level on a second line;
+ * the machine's PostgreSQL (Debian's log file) and MariaDB (its error log), a Redis started here,
+ * HAProxy's HTTP and TCP logs as it sends them to a log server, and Debian's cron, through syslog. */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import dgram from 'node:dgram';
+import http from 'node:http';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../testing/free-port.js';
 import { type TestServer, exportRecords, ingestLines, startTestServer } from '../../testing/harness.js';
 
 const NGINX = '/usr/sbin/nginx';
 
-/** Installed by .ci/run; where it is required (CI), a missing nginx is a failure, not a skip. */
-function nginxMissing(): string | undefined {
-  if (fs.existsSync(NGINX)) return undefined;
-  if (process.env.LOGSTEAD_REQUIRE_SENDERS === 'true') throw new Error(`nginx is required here, but ${NGINX} is not installed (see .ci/run)`);
-  return 'nginx is not installed (see .ci/run)';
+/** Installed by .ci/run; where it is required (CI), a missing program is a failure, not a skip. */
+function programMissing(name: string, file: string): string | undefined {
+  if (fs.existsSync(file)) return undefined;
+  if (process.env.LOGSTEAD_REQUIRE_SENDERS === 'true') throw new Error(`${name} is required here, but ${file} is not installed (see .ci/run)`);
+  return `${name} is not installed (see .ci/run)`;
 }
+const nginxMissing = () => programMissing('nginx', NGINX);
 
 let server: TestServer;
 before(async () => {
@@ -190,6 +195,276 @@ describe('Python and Java logging', () => {
     if (java) {
       const [shop] = await search('app:shop', from);
       assert.equal(shop.level, 'SEVERE', "Java's SEVERE, on the record's second line, is its level");
+    }
+  });
+});
+
+/** Lines added to a file since `size` bytes, once `done` says they are all there (the program writes them a moment later). */
+async function newLines(file: string, size: number, done: (lines: string[]) => boolean): Promise<string[]> {
+  for (let tries = 0; ; tries++) {
+    // (A program just started may not have made its file yet.)
+    const lines = (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').slice(size).split('\n').filter((line) => line !== '');
+    if (done(lines)) return lines;
+    if (tries > 100) throw new Error(`${file} did not get the expected lines; it has:\n${lines.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The machine's PostgreSQL server (127.0.0.1:5432, as npm run test:postgres needs) and its Debian log file. */
+function postgresLog(): string | undefined {
+  const dir = '/var/log/postgresql';
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((name) => /^postgresql-\d+-main\.log$/.test(name)) : undefined;
+  return file && path.join(dir, file);
+}
+
+describe('PostgreSQL', { skip: programMissing('PostgreSQL’s log', postgresLog() ?? '/var/log/postgresql/postgresql-N-main.log') }, () => {
+  test('a slow statement and an error, as the server logged them, are searched by duration, severity and statement', async () => {
+    const from = Date.now() - 60_000;
+    const file = postgresLog()!;
+    const size = fs.statSync(file).size;
+    const marker = `logstead_pg_${process.pid}`;
+    // Each -c is its own statement in one session: the first makes every statement's duration logged.
+    spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-c', 'SET log_min_duration_statement = 0', '-c', `SELECT pg_sleep(0.02), '${marker}'`, '-c', `SELECT 1/0 AS ${marker}`], { encoding: 'utf8' });
+    const lines = (await newLines(file, size, (found) => found.filter((line) => line.includes(marker)).length >= 2 && found.some((line) => line.includes('division by zero')))).filter(
+      (line) => line.includes(marker) || line.includes('division by zero'),
+    );
+    await send(lines.map((line) => ({ line, app: 'postgresql', file })));
+    const slow = (await search('duration_ms:>=20', from)).filter((record) => String(record.statement).includes(marker));
+    assert.equal(slow.length, 1, lines.join('\n'));
+    assert.equal(slow[0]._logtype, 'postgresql');
+    assert.equal(slow[0].severity, 'LOG');
+    assert.equal(typeof slow[0].pid, 'number');
+    const [failed] = await search('severity:ERROR app:postgresql', from);
+    assert.equal(failed.level, 'ERROR');
+    assert.equal(failed.message, 'division by zero');
+    const [statement] = await search(`severity:STATEMENT app:postgresql`, from);
+    assert.equal(statement.statement, `SELECT 1/0 AS ${marker}`);
+  });
+});
+
+const MARIADB_LOG = '/var/log/mysql/error.log';
+
+describe('MariaDB', { skip: programMissing('MariaDB’s error log', MARIADB_LOG) }, () => {
+  test('a connection dropped before it authenticated, as the server logged it, is searched by level and thread', async () => {
+    const from = Date.now() - 60_000;
+    const size = fs.statSync(MARIADB_LOG).size;
+    await new Promise<void>((resolve, reject) => {
+      // Read (and drop) the server's greeting, or the stream stays paused and its close never comes.
+      const socket = net.connect({ host: '127.0.0.1', port: 3306 }, () => socket.end());
+      socket.resume();
+      socket.on('error', reject);
+      socket.on('close', () => resolve());
+    });
+    const lines = (await newLines(MARIADB_LOG, size, (found) => found.some((line) => line.includes('Aborted connection')))).filter((line) => line.includes('Aborted connection'));
+    await send(lines.map((line) => ({ line, app: 'mariadb', file: MARIADB_LOG })));
+    const [aborted] = await search('app:mariadb level:warn', from);
+    assert.equal(aborted._logtype, 'mysql');
+    assert.equal(typeof aborted.thread_id, 'number');
+    assert.match(aborted.message, /^Aborted connection/);
+  });
+});
+
+const REDIS = '/usr/bin/redis-server';
+
+describe('Redis', { skip: programMissing('redis-server', REDIS) }, () => {
+  test('its start and shutdown, as it logged them, are searched by role and level', async () => {
+    const from = Date.now() - 60_000;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-redis-'));
+    const port = await freePort();
+    const file = path.join(dir, 'redis.log');
+    const redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--logfile', file, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    try {
+      await newLines(file, 0, (lines) => lines.some((line) => line.includes('Ready to accept connections')));
+      spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave']);
+      const exited = redis.exitCode === null ? new Promise((resolve) => redis.once('exit', resolve)) : undefined;
+      await exited;
+      const lines = fs.readFileSync(file, 'utf8').split('\n').filter((line) => /^\d+:[MSCX] /.test(line));
+      await send(lines.map((line) => ({ line, app: 'redis', file })));
+      const [ready] = await search('app:redis "Ready to accept connections"', from);
+      assert.equal(ready._logtype, 'redis');
+      assert.equal(ready.role, 'master');
+      assert.equal(ready.pid, redis.pid);
+      assert.ok((await search('app:redis level:warn', from)).some((record) => /shutdown/i.test(record.message)), 'the shutdown is a # (warning) line');
+    } finally {
+      if (redis.exitCode === null) redis.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const HAPROXY = '/usr/sbin/haproxy';
+
+describe('HAProxy', { skip: programMissing('haproxy', HAPROXY) }, () => {
+  test('its HTTP and TCP logs, sent to a log server as it sends them, are searched by status, timers and backend', async () => {
+    const from = Date.now() - 60_000;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-haproxy-'));
+    const messages: string[] = [];
+    const logServer = dgram.createSocket('udp4');
+    logServer.on('message', (message) => messages.push(message.toString('utf8')));
+    await new Promise<void>((resolve) => logServer.bind(0, '127.0.0.1', resolve));
+    const backend = http.createServer((request, reply) => {
+      reply.statusCode = request.url === '/boom' ? 500 : 200;
+      reply.end('ok');
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const [httpPort, tcpPort] = [await freePort(), await freePort()];
+    fs.writeFileSync(
+      path.join(dir, 'haproxy.cfg'),
+      `global
+  log 127.0.0.1:${logServer.address().port} local0
+defaults
+  log global
+  timeout connect 5s
+  timeout client 5s
+  timeout server 5s
+frontend web
+  mode http
+  option httplog
+  bind 127.0.0.1:${httpPort}
+  default_backend app
+frontend raw
+  mode tcp
+  option tcplog
+  bind 127.0.0.1:${tcpPort}
+  default_backend app_tcp
+backend app
+  mode http
+  server s1 127.0.0.1:${(backend.address() as net.AddressInfo).port}
+backend app_tcp
+  mode tcp
+  server s1 127.0.0.1:${(backend.address() as net.AddressInfo).port}
+`,
+    );
+    const haproxy = spawn(HAPROXY, ['-db', '-f', path.join(dir, 'haproxy.cfg')], { stdio: 'inherit' });
+    try {
+      for (let tries = 0; ; tries++) {
+        try {
+          await fetch(`http://127.0.0.1:${httpPort}/ready`);
+          break;
+        } catch (error) {
+          if (tries > 100) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      assert.equal((await fetch(`http://127.0.0.1:${httpPort}/boom`)).status, 500);
+      assert.equal((await fetch(`http://127.0.0.1:${tcpPort}/through-tcp`, { headers: { connection: 'close' } })).status, 200);
+      const isRequest = (message: string) => message.includes(' [') && / (app|app_tcp)\/s1 /.test(message);
+      for (let tries = 0; messages.filter(isRequest).length < 3; tries++) {
+        if (tries > 100) throw new Error(`HAProxy logged:\n${messages.join('\n')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await send(messages.map((line) => ({ line, app: 'syslog' })));
+      const [boom] = await search('status:>=500 backend:app', from);
+      assert.equal(boom?._logtype, 'haproxy', messages.join('\n'));
+      assert.equal(boom._app, 'haproxy');
+      assert.equal(boom._path, '/boom');
+      assert.equal(boom.frontend, 'web');
+      assert.equal(typeof boom.time_total_ms, 'number');
+      const [tcp] = await search('backend:app_tcp', from);
+      assert.equal(tcp._logtype, 'haproxy');
+      assert.equal(tcp.frontend, 'raw');
+      assert.ok(tcp._bytes > 0);
+      assert.equal(tcp._status, undefined, 'a TCP log has no status');
+    } finally {
+      if (haproxy.exitCode === null) {
+        const exited = new Promise((resolve) => haproxy.once('exit', resolve));
+        haproxy.kill('SIGUSR1'); // a soft stop
+        await exited;
+      }
+      backend.close();
+      logServer.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const CRON = '/usr/sbin/cron';
+
+/**
+ * cron logs only through syslog(3), to /dev/log, and reads the machine's crontabs. It runs here in
+ * a private mount namespace (`unshare -m`, so root) where /dev/log is this test's socket and
+ * /etc/crontab, /etc/cron.d and the spool hold one `@reboot` job: the machine's own cron files and
+ * log socket are untouched. A small Python program receives the datagrams (Node has no Unix
+ * datagram sockets).
+ */
+const CRON_NAMESPACE = `set -e
+D=$1
+mount --make-rprivate /
+mkdir -p $D/olddev $D/cron.d $D/crontabs
+mount --bind /dev $D/olddev
+mount -t tmpfs tmpfs /dev
+for n in null zero random urandom; do touch /dev/$n; mount --bind $D/olddev/$n /dev/$n; done
+ln -s $D/log.sock /dev/log
+mount -t tmpfs tmpfs /run
+printf '@reboot root echo logstead-cron-job\\n' > $D/cron.d/logstead
+mount --bind $D/cron.d /etc/cron.d
+printf 'SHELL=/bin/sh\\n' > $D/crontab
+mount --bind $D/crontab /etc/crontab
+mount --bind $D/crontabs /var/spool/cron/crontabs
+exec ${CRON} -f
+`;
+const SYSLOG_RECEIVER = `import socket, sys, os
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o666)
+print('ready', flush=True)
+while True:
+    print(s.recv(65536).decode('utf8', 'replace').replace('\\n', ' '), flush=True)
+`;
+
+function cronCannotRun(): string | undefined {
+  const missing = programMissing('cron', CRON);
+  if (missing) return missing;
+  if (process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0) return undefined;
+  if (process.env.LOGSTEAD_REQUIRE_SENDERS === 'true') throw new Error('the cron test needs root and unshare -m (a private mount namespace)');
+  return 'the cron test needs root and unshare -m (a private mount namespace)';
+}
+
+describe('cron', { skip: cronCannotRun() }, () => {
+  test('a job it ran, as it logged it through syslog, is searched by user, action and command', async () => {
+    const from = Date.now() - 60_000;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-cron-'));
+    fs.writeFileSync(path.join(dir, 'ns.sh'), CRON_NAMESPACE);
+    const messages: string[] = [];
+    const receiver = spawn('python3', ['-c', SYSLOG_RECEIVER, path.join(dir, 'log.sock')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let cron: ChildProcess | undefined;
+    try {
+      let buffered = '';
+      const ready = new Promise<void>((resolve) => {
+        receiver.stdout!.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString('utf8');
+          const lines = buffered.split('\n');
+          buffered = lines.pop()!;
+          for (const line of lines) {
+            if (line === 'ready') resolve();
+            else if (line) messages.push(line);
+          }
+        });
+      });
+      await ready;
+      cron = spawn('unshare', ['-m', 'bash', path.join(dir, 'ns.sh'), dir], { stdio: 'inherit' });
+      for (let tries = 0; !messages.some((message) => message.includes('CMD (echo logstead-cron-job)')); tries++) {
+        if (tries > 100) throw new Error(`cron logged:\n${messages.join('\n')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await send(messages.map((line) => ({ line, app: 'syslog' })));
+      const [job] = await search('command:"echo logstead-cron-job"', from);
+      assert.equal(job?._logtype, 'cron', messages.join('\n'));
+      assert.equal(job._app, 'CRON');
+      assert.equal(job._user, 'root', 'user is a reserved name, stored as _user');
+      assert.equal(job.action, 'CMD');
+      assert.equal(job.facility, 'cron');
+      const [started] = await search('detail:"Running @reboot jobs"', from);
+      assert.equal(started._logtype, 'cron');
+      assert.equal(started._app, 'cron');
+    } finally {
+      if (cron && cron.exitCode === null) {
+        const exited = new Promise((resolve) => cron!.once('exit', resolve));
+        cron.kill();
+        await exited;
+      }
+      receiver.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -68,7 +68,8 @@ function parse5424(text: string, pri: number, start: number): ParsedLine | null 
       if (end < 0) return null;
       index = end;
     }
-  } else return null;
+  }
+  // Else no structured data at all: Heroku's log drains leave it out, and the message follows MSGID.
   if (text[index] === ' ') index++;
   let message = text.slice(index);
   if (message.charCodeAt(0) === 0xfeff) message = message.slice(1); // the BOM RFC 5424 allows before UTF-8 text
