@@ -10,6 +10,7 @@ import type { LogStore } from '../store/log-store.js';
 import { ArchiveConfigs } from './archive-config.js';
 import { ArchiveFiles } from './archive-files.js';
 import { archiveRoutes } from './archive-routes.js';
+import { restoreRoutes } from './restore-routes.js';
 import { Archiver } from './archiver.js';
 import { ArchiveSearch } from './archive-search.js';
 import { Restores } from './restores.js';
@@ -98,7 +99,8 @@ export async function startArchive(deps: ArchiveDeps): Promise<Subsystem & { fil
     search,
     holds,
     routes: async (app) => {
-      await app.register(archiveRoutes, { auth: deps.auth, configs, files, allowPrivate: deps.settings.allowPrivate, canSeal: deps.canSeal, restores });
+      await app.register(archiveRoutes, { auth: deps.auth, configs, allowPrivate: deps.settings.allowPrivate, canSeal: deps.canSeal });
+      await app.register(restoreRoutes, { auth: deps.auth, configs, files, restores });
     },
     async close() {
       await archiver.stop();

@@ -61,13 +61,9 @@ const QUERY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics() {
-  const registry = new Registry();
-  const registers = [registry];
-
-  const metrics = {
-    registry,
-
+/** What the path of a line into the store counts: lines, bytes, requests, refusals, writes. */
+function ingestMetrics(registers: Registry[]) {
+  return {
     ingestLines: new Counter({
       name: 'logstead_ingest_lines_total',
       help: 'Log lines stored and acknowledged, by the protocol they came in by (mezmo, otlp-http, otlp-grpc, elasticsearch, loki, syslog-tcp, syslog-tls, syslog-udp, relp).',
@@ -129,7 +125,12 @@ export function createMetrics() {
       help: 'Lines carried by batched store writes, with logstead_ingest_flush_duration_seconds_count the lines per write (after a failed shared write, each request is tried alone and counts again).',
       registers,
     }),
+  };
+}
 
+/** What happens after a line is stored: reads, alerts, deliveries, retention and the archive. */
+function readAndNotifyMetrics(registers: Registry[]) {
+  return {
     queryDuration: new Histogram({
       name: 'logstead_query_duration_seconds',
       help: 'Time to answer a read request (export, histogram, viewer search), until the last byte was sent, by route pattern.',
@@ -179,6 +180,14 @@ export function createMetrics() {
     archiveFiles: new Counter({ name: 'logstead_archive_files_total', help: 'Archive objects written to archive buckets.', registers }),
     archiveFailures: new Counter({ name: 'logstead_archive_failures_total', help: 'Archive object writes that failed and will be retried.', registers }),
   };
+}
+
+
+export function createMetrics() {
+  const registry = new Registry();
+  const registers = [registry];
+
+  const metrics = { registry, ...ingestMetrics(registers), ...readAndNotifyMetrics(registers) };
 
   // Every series exists from the start at 0, so rate() and before/after comparisons see it.
   for (const reason of REJECTION_REASONS) metrics.ingestRejections.inc({ reason }, 0);
