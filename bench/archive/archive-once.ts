@@ -17,6 +17,8 @@ const dataDir = options['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
 const build = path.resolve(options.build ?? fileURLToPath(new URL('../../../', import.meta.url)));
 const load = (module: string) => import(pathToFileURL(path.join(build, 'dist/src', module)).href);
+/** A module that moved: where today's build has it, or where an older build (--build) had it. */
+const loadMoved = (now: string, before: string) => load(now).catch(() => load(before));
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {}, fatal() {}, child: () => quiet, level: 'silent' };
 
@@ -24,7 +26,7 @@ async function main() {
   const [{ loadSettings }, { startRepository }, { openSecretBox }, { startStore }, { ArchiveConfigs }, { ArchiveFiles }, { Archiver }] = await Promise.all([
     load('settings.js'),
     load('repository/start.js'),
-    load('lib/secret-box.js'),
+    loadMoved('repository/secret-box.js', 'lib/secret-box.js'),
     load('store/start.js'),
     load('archive/archive-config.js'),
     load('archive/archive-files.js'),
