@@ -46,7 +46,6 @@ import { startUsage } from './usage/start.js';
 import { startViewer } from './viewer/start.js';
 import { startViews } from './views/start.js';
 import { lastDayOfView } from './views/setter-warnings.js';
-import { ownerOnlyFromNowOn } from './lib/owner-only.js';
 
 export interface RunningLogstead {
   app: FastifyInstance;
@@ -85,8 +84,9 @@ export interface StartOptions {
  * usage) go through the query compiler to the store.
  */
 export async function startLogstead(settings: Settings, options: StartOptions = {}): Promise<RunningLogstead> {
-  // Lines, keys and configuration are nobody else's business on a shared machine.
-  ownerOnlyFromNowOn();
+  // The data directory is its owner's only. The process's umask, which the engine's files
+  // follow, is narrowed by the command line (cli.ts), not here: a process that embeds Logstead
+  // (the tests, which also write files for other programs to read) keeps its own.
   fs.mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   const now = options.now ?? Date.now;
   const metrics = createMetrics();

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 /**
  * From now on, files and folders this process creates have no group or other permissions: the log
  * engine (chDB) creates its parts as it writes, on threads of its own, so only the process's umask
- * reaches them. Called once by the composition root and the command line, before anything opens.
+ * reaches them. Called once by the command line (every command, `serve` too), before anything opens;
+ * not by the composition root, so that a process embedding Logstead keeps its own umask.
  */
 export function ownerOnlyFromNowOn(): void {
   process.umask(process.umask() | 0o077);

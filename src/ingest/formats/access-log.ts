@@ -1,4 +1,4 @@
-import { type ParsedLine, MONTHS, digitsAt, isDigit, numberOrText, setField } from './parsed.js';
+import { type ParsedLine, MONTHS, digitsAt, isDigit, numberOrText, setField, setRequestLine } from './parsed.js';
 
 /** A remote address, ident or user longer than this is not an access log's. */
 const MAX_TOKEN = 256;
@@ -79,13 +79,7 @@ function parseFrom(text: string, start: number): ParsedLine | null {
   setField(fields, 'remote_addr', text.slice(start, addressEnd));
   const user = text.slice(identEnd + 1, userEnd);
   if (user !== '-') setField(fields, 'remote_user', user);
-  const firstSpace = request.indexOf(' ');
-  const lastSpace = request.lastIndexOf(' ');
-  if (firstSpace > 0) {
-    setField(fields, 'method', request.slice(0, firstSpace));
-    setField(fields, 'path', request.slice(firstSpace + 1, lastSpace > firstSpace ? lastSpace : request.length));
-    if (lastSpace > firstSpace) setField(fields, 'protocol', request.slice(lastSpace + 1));
-  } else setField(fields, 'request', request);
+  setRequestLine(fields, request);
   setField(fields, 'status', status);
   if (text[index] !== '-') setField(fields, 'bytes', +text.slice(index, bytesEnd));
 

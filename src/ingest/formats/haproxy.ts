@@ -1,4 +1,4 @@
-import { type ParsedLine, MONTHS, digitsAt, isDigit, setField } from './parsed.js';
+import { type ParsedLine, MONTHS, digitsAt, isDigit, setField, setRequestLine } from './parsed.js';
 
 /** The index after `count` integers (an optional `+` or `-` before each) separated by `/` from `at`, their values in `into`; -1 when they are not there. */
 function slashNumbers(text: string, at: number, count: number, into: number[]): number {
@@ -116,14 +116,7 @@ export function parseHaproxy(text: string): ParsedLine | null {
     if (text[index] === ' ' && text[index + 1] === '"') {
       const close = text.lastIndexOf('"');
       if (close > index + 1) {
-        const request = text.slice(index + 2, close);
-        const first = request.indexOf(' ');
-        const last = request.lastIndexOf(' ');
-        if (first > 0) {
-          setField(fields, 'method', request.slice(0, first));
-          setField(fields, 'path', request.slice(first + 1, last > first ? last : request.length));
-          if (last > first) setField(fields, 'protocol', request.slice(last + 1));
-        } else setField(fields, 'request', request);
+        setRequestLine(fields, text.slice(index + 2, close));
       }
     }
   }

@@ -33,6 +33,22 @@ export function setField(fields: Record<string, unknown>, key: string, value: un
   return true;
 }
 
+/**
+ * An HTTP request line as access logs quote it (`GET /path HTTP/1.1`): method, path and protocol,
+ * or the whole of it as `request` when it has no method.
+ */
+export function setRequestLine(fields: Record<string, unknown>, request: string): void {
+  const first = request.indexOf(' ');
+  const last = request.lastIndexOf(' ');
+  if (first <= 0) {
+    setField(fields, 'request', request);
+    return;
+  }
+  setField(fields, 'method', request.slice(0, first));
+  setField(fields, 'path', request.slice(first + 1, last > first ? last : request.length));
+  if (last > first) setField(fields, 'protocol', request.slice(last + 1));
+}
+
 /** Digits, an optional fraction and exponent; at most 15 significant characters so no id loses precision. */
 export function numberOrText(value: string): string | number {
   const length = value.length;
