@@ -115,7 +115,7 @@ describe('filter menus and alert tools in the viewer (Chromium)', { skip: browse
     const sent = hooks.received.find((received) => received.path === '/hook');
     assert.equal(sent?.headers['x-token'], 'secret', 'the test carried the header');
 
-    await dialog.getByRole('button', { name: '+ email' }).click();
+    await dialog.getByRole('button', { name: '+ E-mail' }).click();
     const zone = dialog.getByLabel('Time zone');
     assert.ok((await zone.locator('option').count()) > 100, 'the zones are listed');
     await zone.selectOption('Europe/Berlin');
