@@ -1,6 +1,7 @@
 import type { FieldRef, FieldTest, QueryNode } from './ast.js';
 import { type SearchableLine, anySearchedPart, searchText } from './searchable.js';
 import { wordMatcher } from './text-match.js';
+import { parseStoredJson } from '../store/export-record.js';
 
 export type LinePredicate = (line: SearchableLine) => boolean;
 
@@ -12,15 +13,6 @@ interface Prepared {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The value at a path, descending through objects only, or undefined when the path is absent. */
 function at(root: unknown, path: string[]): unknown {
@@ -76,12 +68,12 @@ function fieldMatcher(field: FieldRef, test: FieldTest): (line: SearchableLine, 
     case 'meta':
       return (line, prepared) => {
         if (!line.meta_indexed) return false;
-        if (!('meta' in prepared)) prepared.meta = parseJson(line.meta);
+        if (!('meta' in prepared)) prepared.meta = parseStoredJson(line.meta);
         return testValue(at(prepared.meta, field.path));
       };
     case 'json':
       return (line, prepared) => {
-        if (!('fields' in prepared)) prepared.fields = parseJson(line.fields);
+        if (!('fields' in prepared)) prepared.fields = parseStoredJson(line.fields);
         return testValue(at(prepared.fields, field.path));
       };
   }

@@ -1,8 +1,8 @@
 import type { StoredLine } from './types.js';
 import type { ExportRecord, MetaUnindexedReason } from '../wire/types.js';
 
-/** Stored JSON text parsed; undefined when empty or not JSON. */
-function parseJson(text: string): unknown {
+/** Stored JSON text (meta, fields) parsed; undefined when empty or not JSON. */
+export function parseStoredJson(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -13,7 +13,7 @@ function parseJson(text: string): unknown {
 
 /** A stored JSON object's text parsed (a line's fields, its extra keys); undefined otherwise. */
 function parseObject(text: string): Record<string, unknown> | undefined {
-  const value = parseJson(text);
+  const value = parseStoredJson(text);
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
@@ -47,7 +47,7 @@ export function exportRecord(row: StoredLine): ExportRecord {
   const extra = parseObject(row.extra);
   // Object.assign keeps a parsed key's place when a built-in replaces its value, as a spread did.
   const exported: ExportRecord = fields || extra ? Object.assign(fields ?? {}, extra, record) : record;
-  if (row.meta) exported.meta = parseJson(row.meta) ?? row.meta;
+  if (row.meta) exported.meta = parseStoredJson(row.meta) ?? row.meta;
   // The viewer shows a badge saying why this line's meta cannot be searched as fields.
   if (row.meta && !row.meta_indexed) exported._metaUnindexed = (row.meta_note || 'unknown') as MetaUnindexedReason;
   return exported;
