@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Viewer } from './Viewer.js';
 import type { Session } from './api-client/client.js';
 import { PasswordPage } from './session/PasswordPage.js';
 import { SignIn } from './session/SignIn.js';
 import { useSession } from './session/useSession.js';
+import { Shell } from './shell/Shell.js';
 
 /** The path of the page a one-time link opens (the server sends this app for a valid link). */
 const PASSWORD_PATH = '/password';
@@ -23,5 +23,5 @@ export function App() {
   }
   if (session === undefined) return <main className="loading">Loading…</main>;
   if (session === null) return <SignIn onSignedIn={signedIn} />;
-  return <Viewer session={session} onSignOut={signedOut} />;
+  return <Shell session={session} onSignOut={signedOut} />;
 }

@@ -16,26 +16,19 @@ import { useKeyboard } from './search/useKeyboard.js';
 import { useResults } from './search/useResults.js';
 import { useSearchState } from './search/useSearchState.js';
 import { useSelection } from './search/useSelection.js';
-import { type SidePage, SessionControls } from './session/SessionControls.js';
 import { mayEdit } from './session/roles.js';
-import { PeoplePage } from './people/PeoplePage.js';
-import { AuditPage } from './audit/AuditPage.js';
-import { ExclusionsPage } from './ingestion/ExclusionsPage.js';
 import { SuspendedBanner } from './ingestion/SuspendedBanner.js';
-import { ZoneContext, useZoneChoice } from './shared/time-zone.js';
 import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
 import { useLiveLines } from './tail/useLiveLines.js';
-import { UsagePage } from './usage/UsagePage.js';
-import { ParsersPage } from './parsers/ParsersPage.js';
 import { ViewEditor } from './views-alerts/ViewEditor.js';
 import { ViewsSidebar } from './views-alerts/ViewsSidebar.js';
 import { useAlertLink } from './views-alerts/useAlertLink.js';
 import { useViews } from './views-alerts/useViews.js';
 import { openingView, searchToSave } from './views-alerts/view-search.js';
 
-/** The signed-in viewer: the search bar, the views and filters, the timeline and the lines. */
-export function Viewer({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
+/** The search page (at `/`, its state in the query string): the search bar, the views and filters, the timeline and the lines. */
+export function Viewer({ session }: { session: Session }) {
   const { state, filters, queryText, setQueryText, update, search } = useSearchState();
   const selection = useSelection(filters);
   const results = useResults(filters, selection.shift);
@@ -43,9 +36,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   const { queryError, searchError } = results.status;
   const config = useViews();
   const live = useLiveLines(state.live && !queryError, filters, results.live);
-  const { zone, setZone } = useZoneChoice();
   const [context, setContext] = useState<LogLine | null>(null);
-  const [page, setPage] = useState<SidePage | null>(null);
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const fields = useFieldNames(lines);
@@ -59,15 +50,13 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
   };
 
   return (
-    <ZoneContext.Provider value={zone}>
+    <>
       <div className="app">
-        <header className="topbar">
-          <span className="brand">Logstead</span>
+        <header className="topbar search-toolbar" data-testid="search-toolbar">
           <SearchForm inputRef={searchBox} text={queryText} onText={setQueryText} onSearch={() => update({ q: queryText.trim() })} invalid={!!queryError} />
           <TimeRangePicker range={state.range} from={filters.from} to={filters.to} onChange={(change) => update(change)} />
           <LiveToggle on={state.live} status={live.status} onChange={(on) => update(liveChange(on, state.range))} />
           <ExportMenu filters={filters} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
-          <SessionControls session={session} zone={zone} onZone={setZone} onSignOut={onSignOut} onPage={setPage} />
         </header>
         <SuspendedBanner />
         <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
@@ -102,11 +91,6 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           />
         </div>
         {context && <ContextPanel line={context} onClose={() => setContext(null)} />}
-        {page === 'usage' && <UsagePage onClose={() => setPage(null)} />}
-        {page === 'people' && <PeoplePage session={session} onClose={() => setPage(null)} />}
-        {page === 'audit' && <AuditPage onClose={() => setPage(null)} />}
-        {page === 'exclusions' && <ExclusionsPage onClose={() => setPage(null)} />}
-        {page === 'parsers' && <ParsersPage session={session} onClose={() => setPage(null)} />}
         {editor && mayEdit(session) && (
           <ViewEditor
             view={editor === 'new' ? null : editor}
@@ -122,6 +106,6 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
           />
         )}
       </div>
-    </ZoneContext.Provider>
+    </>
   );
 }

@@ -25,6 +25,7 @@ import type {
   Role,
   RestoreStatus,
 } from '../../wire/types.js';
+import type { ArchiveConfig, ArchiveConfigBody, ArchiveStatus, CreatedKey, KeyInfo } from './admin-types.js';
 
 // The answers' types are the server's own; the app's names for them stay.
 export type {
@@ -58,6 +59,7 @@ export type {
   Role,
   RestoreStatus,
 } from '../../wire/types.js';
+export type { ArchiveConfig, ArchiveConfigBody, ArchiveStatus, CreatedKey, KeyInfo } from './admin-types.js';
 
 /** GET, POST and DELETE /api/session (and POST /api/password): who is signed in, and the token their writes carry. */
 export interface Session {
@@ -277,6 +279,13 @@ export const api = {
     if (next) params.set('next', next);
     return get<AuditPage>(`/v1/config/audit?${params}`);
   }),
+  keys: endpoint(() => get<KeyInfo[]>('/v1/config/keys')),
+  createKey: endpoint((type: KeyInfo['type'], name: string) => post<CreatedKey>(`/v1/config/keys?type=${type}`, { name })),
+  revokeKey: endpoint((id: string) => remove(`/v1/config/keys/${encodeURIComponent(id)}`)),
+  archiveConfig: endpoint(() => get<ArchiveConfig>('/v1/config/archiving')),
+  saveArchiveConfig: endpoint((body: ArchiveConfigBody, replace: boolean): ApiRequest<ArchiveConfig> => ({ method: replace ? 'PUT' : 'POST', path: '/v1/config/archiving', body })),
+  endArchiving: endpoint(() => remove('/v1/config/archiving')),
+  archiveStatus: endpoint(() => get<ArchiveStatus>('/v1/archive/status?limit=24')),
 
   /** The newest page of a search's lines, or the page older than `cursor`. */
   page: endpoint((filters: Filters, size: number, cursor?: string) =>

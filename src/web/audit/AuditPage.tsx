@@ -8,19 +8,16 @@ import { useAudit } from './useAudit.js';
 const RESOURCES = ['view', 'presetalert', 'category', 'key', 'member', 'group', 'retention', 'session', 'ingestion-exclusion', 'ingestion', 'index-rate'];
 
 /** The organisation's audit trail, for admins: who changed what, when, from where, before and after. */
-export function AuditPage({ onClose }: { onClose: () => void }) {
+export function AuditPage(()) {
   const [filter, setFilter] = useState<AuditFilter>({});
   const [actor, setActor] = useState('');
   const [resource, setResource] = useState('');
   const { records, next, loading, error, more } = useAudit(filter);
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label="Audit trail" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
-      <div className="modal-body wide audit-page" data-testid="audit-page">
-        <header className="modal-header">
+    <section className="settings-page" aria-label="Audit trail">
+      <div className="settings-body audit-page" data-testid="audit-page">
+        <header className="settings-header">
           <h2>Audit trail</h2>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
         </header>
         <form
           className="audit-filters"
@@ -83,7 +80,7 @@ export function AuditPage({ onClose }: { onClose: () => void }) {
           </button>
         )}
       </div>
-    </div>
+    </section>
   );
 }
 

@@ -6,7 +6,7 @@ import { formatBytes } from '../usage/usage-format.js';
  * The organisation's ingestion exclusion rules and how many lines each kept out of the store in the
  * last day. Read-only: rules are changed through /v1/config/ingestion/exclusions (or Terraform).
  */
-export function ExclusionsPage({ onClose }: { onClose: () => void }) {
+export function ExclusionsPage(()) {
   const [rules, setRules] = useState<ExclusionRule[] | null>(null);
   const [usage, setUsage] = useState<ExcludedUsage | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,13 +26,10 @@ export function ExclusionsPage({ onClose }: { onClose: () => void }) {
   }, []);
   const excluded = new Map(usage?.rules.map((rule) => [rule.id, rule]) ?? []);
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label="Exclusion rules" onClick={(event) => event.target === event.currentTarget && onClose()}>
-      <div className="modal-body wide" data-testid="exclusions-page">
-        <header className="modal-header">
+    <section className="settings-page" aria-label="Exclusion rules">
+      <div className="settings-body" data-testid="exclusions-page">
+        <header className="settings-header">
           <h2>Exclusion rules</h2>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
         </header>
         <p className="muted">
           Active rules keep matching lines out of the store. An index-only rule still lets them reach live tail and alerts. Excluded in the last day:{' '}
@@ -73,6 +70,6 @@ export function ExclusionsPage({ onClose }: { onClose: () => void }) {
           </table>
         )}
       </div>
-    </div>
+    </section>
   );
 }

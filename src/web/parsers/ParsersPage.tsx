@@ -10,7 +10,7 @@ const EMPTY: ParserBody = { name: '', apps: [], hosts: [], query: '', pattern: '
  * lines it would apply to (or on pasted lines) and shows the fields each would get, before saving.
  * Readers list and try rules; admins save and delete them.
  */
-export function ParsersPage({ session, onClose }: { session: Session; onClose: () => void }) {
+export function ParsersPage({ session }: { session: Session }) {
   const [rules, setRules] = useState<ParserRule[] | null>(null);
   const [editing, setEditing] = useState<{ id?: string; body: ParserBody } | null>(null);
   const [error, setError] = useState('');
@@ -22,15 +22,12 @@ export function ParsersPage({ session, onClose }: { session: Session; onClose: (
   useEffect(reload, [reload]);
 
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label="Parsing rules" onClick={(event) => event.target === event.currentTarget && onClose()}>
-      <div className="modal-body wide parsers-page" data-testid="parsers-page">
-        <header className="modal-header">
+    <section className="settings-page" aria-label="Parsing rules">
+      <div className="settings-body parsers-page" data-testid="parsers-page">
+        <header className="settings-header">
           <h2>Parsing rules</h2>
           <button type="button" onClick={() => setEditing({ body: EMPTY })} data-testid="new-parser">
             New rule
-          </button>
-          <button type="button" onClick={onClose}>
-            Close
           </button>
         </header>
         <p className="muted">
@@ -78,6 +75,6 @@ export function ParsersPage({ session, onClose }: { session: Session; onClose: (
           />
         )}
       </div>
-    </div>
+    </section>
   );
 }

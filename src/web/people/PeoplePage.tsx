@@ -4,16 +4,13 @@ import { MembersSection } from './MembersSection.js';
 import { usePeople } from './usePeople.js';
 
 /** Members and groups, for admins and owners: who may do what, and which lines each group sees. */
-export function PeoplePage({ session, onClose }: { session: Session; onClose: () => void }) {
+export function PeoplePage({ session }: { session: Session }) {
   const { members, groups, loaded, error, reload } = usePeople();
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label="Members and groups" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
-      <div className="modal-body wide people-page" data-testid="people-page">
-        <header className="modal-header">
+    <section className="settings-page" aria-label="Members and groups">
+      <div className="settings-body people-page" data-testid="people-page">
+        <header className="settings-header">
           <h2>Members and groups</h2>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
         </header>
         {error && (
           <p className="error" role="alert">
@@ -28,6 +25,6 @@ export function PeoplePage({ session, onClose }: { session: Session; onClose: ()
           </>
         )}
       </div>
-    </div>
+    </section>
   );
 }

@@ -1,21 +1,17 @@
 import { type Session, api } from '../api-client/client.js';
 import { type Zone, zoneOf } from '../shared/time-formats.js';
-import { mayAdminister, signedInAs } from './roles.js';
+import { signedInAs } from './roles.js';
 import { useTheme } from './useTheme.js';
-
-/** The pages the top bar opens over the viewer. */
-export type SidePage = 'usage' | 'people' | 'audit' | 'exclusions' | 'parsers';
 
 interface Props {
   session: Session;
   zone: Zone;
   onZone: (zone: Zone) => void;
   onSignOut: () => void;
-  onPage: (page: SidePage) => void;
 }
 
-/** The reader's own settings (time zone, theme), the organisation's pages and who is signed in, at the end of the top bar. */
-export function SessionControls({ session, zone, onZone, onSignOut, onPage }: Props) {
+/** The reader's own settings (time zone, theme) and who is signed in, at the end of the top bar. */
+export function SessionControls({ session, zone, onZone, onSignOut }: Props) {
   const { theme, toggle } = useTheme();
   const role = session.role ?? 'owner';
   return (
@@ -27,25 +23,6 @@ export function SessionControls({ session, zone, onZone, onSignOut, onPage }: Pr
       <button type="button" onClick={toggle} aria-label="Switch theme" data-testid="theme" data-theme={theme} title={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
         {theme === 'dark' ? '☀' : '☾'}
       </button>
-      <button type="button" onClick={() => onPage('usage')} data-testid="usage">
-        Usage
-      </button>
-      <button type="button" onClick={() => onPage('exclusions')} data-testid="exclusions">
-        Exclusions
-      </button>
-      <button type="button" onClick={() => onPage('parsers')} data-testid="parsers">
-        Parsing
-      </button>
-      {mayAdminister(session) && (
-        <>
-          <button type="button" onClick={() => onPage('people')} data-testid="people">
-            Members and groups
-          </button>
-          <button type="button" onClick={() => onPage('audit')} data-testid="audit">
-            Audit
-          </button>
-        </>
-      )}
       <span className="who" title={`Organisation: ${session.name || session.account}${session.scoped ? '. Your groups limit which lines you see.' : ''}`}>
         <span data-testid="signed-in-as">{signedInAs(session)}</span>{' '}
         <span className="role" data-testid="role">

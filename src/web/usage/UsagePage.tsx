@@ -6,13 +6,13 @@ import { useUsage } from './useUsage.js';
  * The organisation's usage: lines and bytes per day over the retention in force,
  * the largest apps and hosts, and how many lines had their meta left unsearchable.
  */
-export function UsagePage({ onClose }: { onClose: () => void }) {
+export function UsagePage(()) {
   const [days, setDays] = useState(30);
   const { report, error } = useUsage(days);
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-label="Usage" onClick={(event) => event.target === event.currentTarget && onClose()}>
-      <div className="modal-body wide usage-page" data-testid="usage-page">
-        <header className="modal-header">
+    <section className="settings-page" aria-label="Usage">
+      <div className="settings-body usage-page" data-testid="usage-page">
+        <header className="settings-header">
           <h2>Usage</h2>
           <label>
             Last{' '}
@@ -24,9 +24,6 @@ export function UsagePage({ onClose }: { onClose: () => void }) {
               ))}
             </select>
           </label>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
         </header>
         {error && <p className="error">{error}</p>}
         {report && (
@@ -40,6 +37,6 @@ export function UsagePage({ onClose }: { onClose: () => void }) {
           </>
         )}
       </div>
-    </div>
+    </section>
   );
 }
