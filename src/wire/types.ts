@@ -347,3 +347,83 @@ export interface RestoreStatus {
   createdAt: number;
   finishedAt: number | null;
 }
+
+/** What a graph of a board measures in each bucket (issue 40; docs/boards.md). */
+export type MeasureType = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'unique' | 'p50' | 'p90' | 'p95' | 'p99';
+
+/**
+ * `field` is a name as search spells it (`status`, `meta.duration`, `size`, `app`): required by
+ * every measure but `count`. `unique` counts the distinct values of any field; the others take a
+ * number field, and lines whose value is not a number are left out of them.
+ */
+export interface GraphMeasure {
+  type: MeasureType;
+  field?: string;
+}
+
+/** A graph's series split by a field: its `limit` most frequent values (by lines), the rest as `other`. */
+export interface GraphBreakdown {
+  field: string;
+  limit: number;
+}
+
+/** A graph as the client sends it (POST /v1/viewer/chart takes one without ids). */
+export interface GraphSpec {
+  title: string;
+  query: string;
+  apps: string[];
+  hosts: string[];
+  levels: string[];
+  tags: string[];
+  measure: GraphMeasure;
+  breakdown?: GraphBreakdown;
+}
+
+/** A graph on a board. */
+export interface Graph extends GraphSpec {
+  graphId: string;
+}
+
+/** GET /v1/config/board/{boardId}; POST and PUT answer the same. */
+export interface Board {
+  boardId: string;
+  name: string;
+  /** The name of the board's category (GET /v1/config/categories/boards), or null: uncategorized. */
+  category: string | null;
+  graphs: Graph[];
+  _created: string;
+  _modified: string;
+}
+
+/** A board as POST and PUT /v1/config/board take it: graphs without ids get new ones; a graph sent with its id keeps it. */
+export interface BoardInput {
+  name: string;
+  category?: string | null;
+  graphs: Array<Partial<GraphSpec> & { graphId?: string; measure: GraphMeasure }>;
+}
+
+/** POST /v1/viewer/chart: a graph that is not saved, over a time range (Unix s or ms). */
+export interface ChartRequest extends Partial<Omit<GraphSpec, 'measure'>> {
+  measure: GraphMeasure;
+  from: number;
+  to: number;
+  /** How many buckets the range is cut into (default 60, at most 1000), as GET /v1/histogram. */
+  buckets?: number;
+}
+
+/** One line of a chart: [bucket start in Unix ms, value]; null where a bucket has no value for the measure. */
+export interface ChartSeries {
+  name: string;
+  points: Array<[number, number | null]>;
+  /** Set on the series of the lines outside a breakdown's top values, named `other`. */
+  other?: true;
+}
+
+/** GET /v1/board/{boardId}/graph/{graphId}/data and POST /v1/viewer/chart. */
+export interface ChartData {
+  from: number;
+  to: number;
+  /** Bucket width in ms. */
+  interval: number;
+  series: ChartSeries[];
+}
