@@ -1,5 +1,8 @@
 import { useRef, useState } from 'react';
 import type { LogLine, Session, View } from './api-client/client.js';
+import { AddToBoardButton } from './boards/AddToBoard.js';
+import { useChartThis } from './boards/ChartThis.js';
+import { searchGraph } from './boards/graph-form.js';
 import { ContextPanel } from './search/ContextPanel.js';
 import { ExportMenu } from './search/ExportMenu.js';
 import { FilterMenus } from './search/FilterMenus.js';
@@ -40,6 +43,8 @@ export function Viewer({ session }: { session: Session }) {
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const fields = useFieldNames(lines);
+  // "Chart this": the fields sidebar's onChartField is chart.open; chart.panel shows the chart.
+  const chart = useChartThis(filters, session);
 
   const openView = (view: View) => search(view.query, openingView(view));
   useAlertLink({ state, views: config.views, viewsLoaded: config.loaded, lines, searchSerial: results.status.serial, openView, openLine: selection.open });
@@ -57,6 +62,7 @@ export function Viewer({ session }: { session: Session }) {
           <TimeRangePicker range={state.range} from={filters.from} to={filters.to} onChange={(change) => update(change)} />
           <LiveToggle on={state.live} status={live.status} onChange={(on) => update(liveChange(on, state.range))} />
           <ExportMenu filters={filters} disabled={!!(queryError || searchError)} email={session.features?.email !== false} />
+          {mayEdit(session) && <AddToBoardButton search={() => searchGraph(filters)} />}
         </header>
         <SuspendedBanner />
         <QueryErrors query={state.q} queryError={queryError} searchError={searchError} />
@@ -91,6 +97,7 @@ export function Viewer({ session }: { session: Session }) {
           />
         </div>
         {context && <ContextPanel line={context} onClose={() => setContext(null)} />}
+        {chart.panel}
         {editor && mayEdit(session) && (
           <ViewEditor
             view={editor === 'new' ? null : editor}

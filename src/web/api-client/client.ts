@@ -24,6 +24,10 @@ import type {
   Member,
   Role,
   RestoreStatus,
+  Board,
+  BoardInput,
+  ChartData,
+  ChartRequest,
 } from '../../wire/types.js';
 import type { ArchiveConfig, ArchiveConfigBody, ArchiveStatus, CreatedKey, KeyInfo } from './admin-types.js';
 
@@ -58,6 +62,15 @@ export type {
   Member,
   Role,
   RestoreStatus,
+  Board,
+  BoardInput,
+  ChartData,
+  ChartRequest,
+  ChartSeries,
+  Graph,
+  GraphSpec,
+  GraphMeasure,
+  MeasureType,
 } from '../../wire/types.js';
 export type { ArchiveConfig, ArchiveConfigBody, ArchiveStatus, CreatedKey, KeyInfo } from './admin-types.js';
 
@@ -308,6 +321,21 @@ export const api = {
   presets: endpoint(() => get<Preset[]>('/v1/config/presetalert')),
   categories: endpoint(() => get<Array<{ name: string }>>('/v1/config/categories/views')),
   createCategory: endpoint((name: string) => post<unknown>('/v1/config/categories/views', { name })),
+
+  boards: endpoint(() => get<Board[]>('/v1/config/board')),
+  board: endpoint((boardId: string) => get<Board>(`/v1/config/board/${encodeURIComponent(boardId)}`)),
+  saveBoard: endpoint((boardId: string | undefined, body: BoardInput): ApiRequest<Board> =>
+    boardId ? { method: 'PUT', path: `/v1/config/board/${encodeURIComponent(boardId)}`, body } : post<Board>('/v1/config/board', body),
+  ),
+  deleteBoard: endpoint((boardId: string) => remove(`/v1/config/board/${encodeURIComponent(boardId)}`)),
+  boardCategories: endpoint(() => get<Array<{ name: string }>>('/v1/config/categories/boards')),
+  createBoardCategory: endpoint((name: string) => post<unknown>('/v1/config/categories/boards', { name })),
+  /** A saved graph's series over a range, as the signed-in person sees the lines. */
+  graphData: endpoint((boardId: string, graphId: string, from: number, to: number, buckets: number) =>
+    get<ChartData>(`/v1/board/${encodeURIComponent(boardId)}/graph/${encodeURIComponent(graphId)}/data?from=${from}&to=${to}&buckets=${buckets}`),
+  ),
+  /** The series of a graph that is not saved ("chart this", and the graph editor's preview). */
+  chart: endpoint((request: ChartRequest) => post<ChartData>('/v1/viewer/chart', request)),
 
   testChannel: endpoint((channel: Record<string, unknown>, viewid?: string) => post<TestSendResult>('/v1/alerts/test-channel', { channel, ...(viewid ? { viewid } : {}) })),
   backtest: endpoint((rule: BacktestRule) => post<BacktestResponse>('/v1/alerts/backtest', rule)),

@@ -8,7 +8,7 @@ import { useAudit } from './useAudit.js';
 const RESOURCES = ['view', 'presetalert', 'category', 'key', 'member', 'group', 'retention', 'session', 'ingestion-exclusion', 'ingestion', 'index-rate'];
 
 /** The organisation's audit trail, for admins: who changed what, when, from where, before and after. */
-export function AuditPage(()) {
+export function AuditPage() {
   const [filter, setFilter] = useState<AuditFilter>({});
   const [actor, setActor] = useState('');
   const [resource, setResource] = useState('');

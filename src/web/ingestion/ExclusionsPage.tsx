@@ -6,7 +6,7 @@ import { formatBytes } from '../usage/usage-format.js';
  * The organisation's ingestion exclusion rules and how many lines each kept out of the store in the
  * last day. Read-only: rules are changed through /v1/config/ingestion/exclusions (or Terraform).
  */
-export function ExclusionsPage(()) {
+export function ExclusionsPage() {
   const [rules, setRules] = useState<ExclusionRule[] | null>(null);
   const [usage, setUsage] = useState<ExcludedUsage | null>(null);
   const [error, setError] = useState<string | null>(null);

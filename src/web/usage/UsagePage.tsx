@@ -6,7 +6,7 @@ import { useUsage } from './useUsage.js';
  * The organisation's usage: lines and bytes per day over the retention in force,
  * the largest apps and hosts, and how many lines had their meta left unsearchable.
  */
-export function UsagePage(()) {
+export function UsagePage() {
   const [days, setDays] = useState(30);
   const { report, error } = useUsage(days);
   return (
