@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, signedInPage } from '../testing/viewer-e2e.js';
+import { backToSearch, ingestLines, launchChromium, openSettings, signedInPage } from '../testing/viewer-e2e.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -40,7 +40,7 @@ describe('ingestion controls in the viewer (Chromium)', { skip: browserMissing()
     await eventually(async () => ((await call('GET', '/v1/usage/excluded')).json.lines === 3 ? true : undefined), 5000, 'the counts flushed');
 
     page = await signedInPage(browser, server, report, {});
-    await page.click('[data-testid=exclusions]');
+    await openSettings(page, 'exclusions');
     const rules = page.locator('[data-testid=exclusions-page]');
     await rules.waitFor();
     await rules.locator('[data-testid=exclusion-rules]').waitFor();
@@ -49,7 +49,7 @@ describe('ingestion controls in the viewer (Chromium)', { skip: browserMissing()
     assert.match(await rules.locator(`[data-rule="${noisy.id}"]`).innerText(), /noisy health checks\s+active, index only/);
     assert.match(await rules.locator(`[data-rule="${idle.id}"]`).innerText(), /inactive/);
     assert.match(await rules.locator('[data-testid=excluded-total]').innerText(), /^3 lines/);
-    await rules.getByRole('button', { name: 'Close' }).click();
+    await backToSearch(page);
     await rules.waitFor({ state: 'detached' });
   });
 

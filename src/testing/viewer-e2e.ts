@@ -62,3 +62,16 @@ export async function signedInPage(
   await page.waitForSelector('[data-testid=line]');
   return page;
 }
+
+/** Opens a settings page through the navigation, as a person would: Settings, then the page in its menu. */
+export async function openSettings(target: Page, section: string) {
+  await target.click('[data-testid=nav-settings]');
+  await target.click(`[data-testid=settings-${section}]`);
+  await target.waitForURL((url) => url.pathname === `/settings/${section}`);
+}
+
+/** Back to the search through the navigation; the search page shows its toolbar again. */
+export async function backToSearch(target: Page) {
+  await target.click('[data-testid=nav-search]');
+  await target.waitForSelector('[data-testid=search-toolbar]');
+}

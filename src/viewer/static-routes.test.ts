@@ -19,7 +19,9 @@ after(async () => {
 });
 
 test('the page is revalidated on every load, at / and at any viewer address', async () => {
-  for (const address of ['/', '/index.html', '/?q=error', '/views/whatever']) {
+  // The viewer's pages (src/web/shell/routes.ts) open by their addresses after a reload.
+  const pages = ['/boards', '/boards/b0a1c2', '/boards/b0a1c2?range=7d', '/settings', '/settings/members', '/settings/keys', '/settings/parsing', '/settings/exclusions', '/settings/archive', '/settings/usage', '/settings/audit'];
+  for (const address of ['/', '/index.html', '/?q=error', '/views/whatever', ...pages]) {
     const page = await request(`${server.url}${address}`);
     assert.equal(page.status, 200, address);
     assert.match(page.text, /<div id="root">/, address);

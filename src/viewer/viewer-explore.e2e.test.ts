@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signIn, signedInPage } from '../testing/viewer-e2e.js';
+import { backToSearch, ingestLines, launchChromium, openSettings, reportingContext, signIn, signedInPage } from '../testing/viewer-e2e.js';
 
 const SHOTS = process.env.LOGSTEAD_SCREENSHOTS_DIR;
 let server: TestServer;
@@ -338,7 +338,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
 
   test('the usage page shows lines and bytes per day, the top apps and hosts, and the retention in force', async () => {
     const expected = (await request(`${server.url}/v1/usage?from=${Date.now() - 30 * 86_400_000}&to=${Date.now()}`, { headers: { servicekey: server.org.serviceKey } })).json;
-    await page.click('[data-testid=usage]');
+    await openSettings(page, 'usage');
     const usage = page.locator('[data-testid=usage-page]');
     await usage.waitFor();
     await eventually(async () => ((await usage.locator('[data-testid=usage-day]').count()) > 0 ? true : undefined));
@@ -348,7 +348,7 @@ describe('exploring logs in the viewer (Chromium)', { skip: browserMissing() }, 
     const apps = await usage.getByRole('region', { name: 'Top apps' }).locator('tbody td:first-child').allInnerTexts();
     assert.deepEqual(apps, expected.topApps.map((app: { name: string }) => app.name));
     await shot('usage');
-    await usage.getByRole('button', { name: 'Close' }).click();
+    await backToSearch(page);
     await usage.waitFor({ state: 'detached' });
   });
 

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, jsonLines, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signInWithPassword } from '../testing/viewer-e2e.js';
+import { ingestLines, launchChromium, openSettings, reportingContext, signInWithPassword } from '../testing/viewer-e2e.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -34,7 +34,7 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 async function openParsers(page: Page, who: MemberSession) {
   await signInWithPassword(server, page, who.email, who.password);
   await page.waitForSelector('[data-testid=line]');
-  await page.click('[data-testid=parsers]');
+  await openSettings(page, 'parsing');
   await page.waitForSelector('[data-testid=parsers-page]');
 }
 

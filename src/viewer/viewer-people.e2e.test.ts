@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { startSmtpReceiver } from '../testing/receivers.js';
-import { ingestLines, launchChromium, reportingContext, signInWithPassword } from '../testing/viewer-e2e.js';
+import { ingestLines, launchChromium, openSettings, reportingContext, signInWithPassword } from '../testing/viewer-e2e.js';
 
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
@@ -79,8 +79,10 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
     await page.waitForSelector('[data-testid=line]');
     assert.equal(await page.locator('[data-testid=signed-in-as]').innerText(), 'ada@example.com');
     assert.equal(await page.locator('[data-testid=role]').innerText(), 'admin');
-    assert.equal(await page.getByRole('button', { name: 'Members and groups' }).count(), 1);
-    assert.equal(await page.getByRole('button', { name: 'Audit' }).count(), 1);
+    // An admin's settings offer the members and the audit trail.
+    await page.click('[data-testid=nav-settings]');
+    assert.equal(await page.getByRole('link', { name: 'Members and groups' }).count(), 1);
+    assert.equal(await page.getByRole('link', { name: 'Audit' }).count(), 1);
   });
 
   test('"Forgot your password?" sends a reset link and says so', async () => {
@@ -106,12 +108,14 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
     assert.equal(await bell.textContent(), '1 alert\n• e-mail to oncall@example.com when 5 or more lines come within 15 minutes');
     assert.equal(await theirs.locator('[data-testid=save-view]').count(), 0, 'no Save search');
     assert.equal(await theirs.getByRole('button', { name: /^(Edit|Delete) Billing errors$/ }).count(), 0, 'no edit or delete');
-    assert.equal(await theirs.locator('[data-testid=people], [data-testid=audit]').count(), 0, 'no Members or Audit');
+    await theirs.click('[data-testid=nav-settings]');
+    await theirs.waitForSelector('[data-testid=settings-usage]');
+    assert.equal(await theirs.locator('[data-testid=settings-members], [data-testid=settings-audit], [data-testid=settings-keys], [data-testid=settings-archive]').count(), 0, 'no Members, Keys, Archive or Audit');
     await context.close();
   });
 
   test('an admin invites a member; the e-mail carries one link, which signs the invited person in once', async () => {
-    await page.getByRole('button', { name: 'Members and groups' }).click();
+    await openSettings(page, 'members');
     await page.locator('[data-testid=people-page]').waitFor();
     assert.equal(await memberRow(admin.email).locator('[data-testid=member-role]').inputValue(), 'admin');
     await page.fill('[data-testid=invite-email]', INVITED);
@@ -185,8 +189,7 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
   test('the audit page lists those changes, newest first, filtered and a page at a time', async () => {
     // Enough later changes by a key to push the admin's onto a second page.
     for (let i = 0; i < 50; i++) assert.equal((await withKey('/v1/config/categories/views', { name: `Team ${i}` })).status, 200);
-    await page.getByRole('button', { name: 'Close' }).click();
-    await page.getByRole('button', { name: 'Audit' }).click();
+    await openSettings(page, 'audit');
     const records = page.locator('[data-testid=audit-record]');
     await records.first().waitFor();
     assert.equal(await records.count(), 50);
@@ -219,8 +222,7 @@ describe('people in the viewer (Chromium)', { skip: browserMissing() }, () => {
   });
 
   test("a group's exact lists show what it lets through once saved; a change that lets a member see every line asks first, naming them", async () => {
-    await page.getByRole('button', { name: 'Close' }).click();
-    await page.getByRole('button', { name: 'Members and groups' }).click();
+    await openSettings(page, 'members');
     await page.locator('[data-testid=people-page]').waitFor();
 
     await page.click('[data-testid=new-group]');
