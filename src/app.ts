@@ -7,6 +7,7 @@ import type { AlertEvaluator } from './alerts/evaluator.js';
 import { startAlerts } from './alerts/start.js';
 import { startArchive } from './archive/start.js';
 import { startAudit } from './audit/start.js';
+import { startBoards } from './boards/start.js';
 import { startBackupControl } from './backup/start.js';
 import { startExport } from './export/start.js';
 import { enforcePermissions } from './http/permissions.js';
@@ -140,6 +141,7 @@ export async function startLogstead(settings: Settings, options: StartOptions = 
     const organisationFacts = async (account: string) => ({ retentionDays: policy.daysOf(account), archiving: await archive.search.configured(account) });
     const people = await started.add(startPeople({ settings, db, accounts, members, groups, sessions, auth, audit: audit.trail, canEmail: notify.canEmail, publicUrl, views, accessChanged: (account) => tail.hub.accessChanged(account), organisationFacts, namesOfLines: (filter, limit) => store.namesByLines(filter, limit) }));
     await started.add(startViewer({ store, auth }));
+    await started.add(startBoards({ db, auth, store }));
     const sources = { queuedLines: ingest.queuedLines, waitingRequests: () => ingest.admission.waitingRequests, tailClients: () => tail.hub.size, storeStats: () => store.stats() };
     await started.add(startMetrics({ metrics, key: settings.metricsKey, sources }));
     await started.add(startRetentionSchedule({ store, policy, maxDiskBytes: settings.maxDiskBytes, holds: () => archive.holds(keptFrom), dropped: countRetentionDrop(metrics), log }));

@@ -12,7 +12,7 @@ export interface RecordChangesDeps {
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 /** The fields a created resource's id is in, in Mezmo's resources and ours. */
-const ID_FIELDS = ['viewid', 'presetid', 'id', 'groupId', 'email'];
+const ID_FIELDS = ['viewid', 'presetid', 'boardId', 'id', 'groupId', 'email'];
 
 interface Pending {
   before: unknown;

@@ -28,6 +28,7 @@ export const COPIED_TABLES = [
   'parsed_field_types',
   'parsers',
   'categories',
+  'boards',
   'presets',
   'views',
   'alert_windows',

@@ -30,6 +30,14 @@ const FIELD_NAMES: Record<string, string> = {
   serviceKey: 'Service key',
   pattern: 'Pattern',
   types: 'Capture types',
+  title: 'Title',
+  measure: 'Measure',
+  type: 'Type',
+  field: 'Field',
+  breakdown: 'Breakdown',
+  limit: 'Series',
+  graphs: 'Graphs',
+  graphId: 'Graph id',
 };
 
 const wordsFor = (name: string) => FIELD_NAMES[name] ?? name;
@@ -38,12 +46,14 @@ const wordsFor = (name: string) => FIELD_NAMES[name] ?? name;
 export function fieldLabel(path: ReadonlyArray<string | number>): string {
   if (path.length === 0) return 'The request';
   const [head, ...rest] = path;
-  if (head === 'channels' && typeof rest[0] === 'number') {
-    const channel = `Alert channel ${rest[0] + 1}`;
+  if ((head === 'channels' || head === 'graphs') && typeof rest[0] === 'number') {
+    const channel = `${head === 'channels' ? 'Alert channel' : 'Graph'} ${rest[0] + 1}`;
     return rest.length === 1 ? channel : `${channel}: ${fieldLabel(rest.slice(1))}`;
   }
   // A header name or a list's item: the container's words, then which one.
   if (rest.length === 0) return wordsFor(String(head));
+  // A graph's measure or breakdown: "Measure: Field".
+  if ((head === 'measure' || head === 'breakdown') && typeof rest[0] === 'string') return `${wordsFor(head)}: ${fieldLabel(rest)}`;
   const which = typeof rest[0] === 'number' ? `item ${rest[0] + 1}` : String(rest[0]);
   return `${wordsFor(String(head))}, ${which}`;
 }

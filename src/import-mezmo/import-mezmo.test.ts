@@ -67,6 +67,14 @@ describe('import-mezmo', () => {
       const call = (method: string, pathname: string, body?: unknown) => api(source.url, sourceKey, method, pathname, body);
       await call('POST', '/v1/config/categories/views', { name: 'Payments' });
       await call('POST', '/v1/config/categories/boards', { name: 'Ops boards' });
+      await call('POST', '/v1/config/board', {
+        name: 'Ops overview',
+        category: 'Ops boards',
+        graphs: [
+          { title: 'Errors by app', query: 'level:error', measure: { type: 'count' }, breakdown: { field: 'app', limit: 5 } },
+          { title: 'p95 response time', apps: ['nginx'], measure: { type: 'p95', field: 'request_time' } },
+        ],
+      });
       const support = await call('POST', '/v1/config/groups', { name: 'Support', access_scopes: 'app:web' });
       const pager = await call('POST', '/v1/config/presetalert', {
         name: 'Pager',
@@ -107,8 +115,8 @@ describe('import-mezmo', () => {
       assert.equal(plan.dryRun, true);
       assert.equal(plan.account, target.org.account);
       assert.deepEqual(names(plan.create), [
-        'category:boards/Ops boards', 'category:views/Payments', 'exclusion:Health checks', 'group:Support', 'index-rate:index-rate alert', 'member:ann@example.com', 'member:bob@example.com',
-        'preset:Pager', 'view:Errors', 'view:With preset',
+        'board:Ops overview', 'category:boards/Ops boards', 'category:views/Payments', 'exclusion:Health checks', 'group:Support', 'index-rate:index-rate alert', 'member:ann@example.com',
+        'member:bob@example.com', 'preset:Pager', 'view:Errors', 'view:With preset',
       ]);
       assert.deepEqual(plan.update, []);
       assert.deepEqual(plan.notCarriedOver, []);
@@ -126,7 +134,7 @@ describe('import-mezmo', () => {
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.lines.length, 2);
       const { result } = run.lines[1];
-      assert.equal(result.created, 10);
+      assert.equal(result.created, 11);
       assert.equal(result.updated, 0);
       assert.deepEqual(result.failed, []);
       assert.equal(result.server, 'notified');
@@ -147,6 +155,13 @@ describe('import-mezmo', () => {
       assert.deepEqual(withPreset.presetids, [presets[0].presetid]);
       assert.equal(withPreset.channels.length, 1, 'the preset\'s channel, not a copy of it on the view');
       assert.deepEqual((await local('/v1/config/categories/boards')).map((category: { name: string }) => category.name), ['Ops boards']);
+      const [board] = await local('/v1/config/board');
+      const [sourceBoard] = await api(source2.url, source2.key, 'GET', '/v1/config/board');
+      assert.equal(board.name, 'Ops overview');
+      assert.equal(board.category, 'Ops boards');
+      assert.deepEqual(board.graphs, sourceBoard.graphs, 'every graph, with its id');
+      const audited = await local('/v1/config/audit?resource=board');
+      assert.deepEqual(audited.records.map((record: { action: string; actor: string; id: string }) => [record.action, record.actor, record.id]), [['board.create', 'operator (import-mezmo)', board.boardId]]);
       const groups = await local('/v1/config/groups');
       assert.equal(groups.length, 1);
       assert.equal(groups[0].access_scopes, 'app:web');
@@ -186,8 +201,8 @@ describe('import-mezmo', () => {
       assert.deepEqual(plan.create, []);
       assert.deepEqual(names(plan.update), ['view:Errors'], 'only what changed at the source');
       assert.deepEqual(names(plan.keep), [
-        'category:boards/Ops boards', 'category:views/Payments', 'exclusion:Health checks', 'group:Support', 'index-rate:index-rate alert', 'member:ann@example.com', 'member:bob@example.com',
-        'preset:Pager', 'view:With preset',
+        'board:Ops overview', 'category:boards/Ops boards', 'category:views/Payments', 'exclusion:Health checks', 'group:Support', 'index-rate:index-rate alert', 'member:ann@example.com',
+        'member:bob@example.com', 'preset:Pager', 'view:With preset',
       ]);
       assert.equal(result.created, 0);
       assert.equal(result.updated, 1);
@@ -221,7 +236,7 @@ describe('import-mezmo', () => {
         const run = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account]);
         assert.equal(run.code, 0, run.stderr);
         const { result } = run.lines[1];
-        assert.equal(result.created, 10);
+        assert.equal(result.created, 11);
         assert.equal(result.server, 'not running');
         const again = await runImport({ dataDir }, ['--url', source2.url, '--service-key', source2.key, '--account', org.account, '--dry-run']);
         assert.deepEqual(again.lines[0].plan.create, []);
@@ -254,6 +269,69 @@ describe('import-mezmo', () => {
     const noServer = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-import-none-'));
     assert.deepEqual(await askServerToReloadConfig(noServer, target.org.account), { running: false });
     fs.rmSync(noServer, { recursive: true, force: true });
+  });
+
+  test('a source that answers /v1/config/board: its boards come, each graph checked alone, a change comes on the next run', async () => {
+    const answers: Record<string, unknown> = {
+      '/v1/config/categories/views': [],
+      '/v1/config/categories/boards': [{ id: 'c9', name: 'Mezmo boards', type: 'boards' }],
+      '/v1/config/categories/screens': [],
+      '/v1/config/board': [
+        {
+          boardid: 'b1', title: 'Checkout board', category: ['Mezmo boards'], pinned: true,
+          graphs: [
+            { title: 'Lines by app', measure: { type: 'count' }, breakdown: { field: 'app', limit: 3 }, color: 'blue' },
+            { title: 'A pie', type: 'pie', query: 'app:checkout' },
+            { title: 'Broken', query: 'level:((', measure: { type: 'count' } },
+          ],
+        },
+        { boardid: 'b2', title: 'Elsewhere', category: 'Gone' },
+      ],
+    };
+    const fixture = http.createServer((req, res) => {
+      const answer = answers[req.url!];
+      res.setHeader('content-type', 'application/json');
+      res.statusCode = answer === undefined ? 404 : 200;
+      res.end(JSON.stringify(answer ?? { error: 'Resource Not Found' }));
+    });
+    await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
+    try {
+      const org = await target.createOrg('boards from mezmo');
+      const importArgs = ['--url', url, '--service-key', 'mezmo-key', '--account', org.account];
+      const run = await runImport(target, importArgs);
+      assert.equal(run.code, 0, run.stderr);
+      const [{ plan }, { result }] = run.lines;
+      assert.deepEqual(names(plan.create), ['board:Checkout board', 'board:Elsewhere', 'category:boards/Mezmo boards']);
+      const reasons = plan.notCarriedOver.filter((entry: { kind: string }) => entry.kind === 'board').map((entry: { name: string; part?: string; reason: string }) => `${entry.name}:${entry.part ?? '*'}: ${entry.reason}`).sort();
+      assert.deepEqual(reasons, [
+        'Checkout board:graph 1 (Lines by app): color: Logstead graphs have no such settings',
+        'Checkout board:graph 2 (A pie): "measure" is required',
+        'Checkout board:graph 3 (Broken): "query" is not a valid search: Invalid query at position 8: expected a term, found the end of the query.',
+        'Checkout board:pinned: Logstead boards have no such field',
+        'Elsewhere:category "Gone": the source did not list this category, or it is not carried over',
+      ]);
+      assert.equal(result.created, 3);
+      const boards = await api(target.url, org.serviceKey, 'GET', '/v1/config/board');
+      const checkout = byName(boards, 'Checkout board');
+      assert.equal(checkout.category, 'Mezmo boards');
+      assert.deepEqual(checkout.graphs.map((graph: { title: string }) => graph.title), ['Lines by app']);
+      assert.deepEqual(checkout.graphs[0].breakdown, { field: 'app', limit: 3 });
+      assert.equal(byName(boards, 'Elsewhere').category, null);
+
+      // Unchanged, a board is kept, its graph's id too; changed at the source, it is updated in place.
+      const again = await runImport(target, importArgs);
+      assert.deepEqual(names(again.lines[0].plan.keep), ['board:Checkout board', 'board:Elsewhere', 'category:boards/Mezmo boards']);
+      (answers['/v1/config/board'] as any[])[0].graphs[0].measure = { type: 'unique', field: 'host' };
+      const changed = await runImport(target, importArgs);
+      assert.deepEqual(names(changed.lines[0].plan.update), ['board:Checkout board']);
+      const after = byName(await api(target.url, org.serviceKey, 'GET', '/v1/config/board'), 'Checkout board');
+      assert.equal(after.boardId, checkout.boardId);
+      assert.equal(after.graphs[0].graphId, checkout.graphs[0].graphId);
+      assert.deepEqual(after.graphs[0].measure, { type: 'unique', field: 'host' });
+    } finally {
+      await new Promise((resolve) => fixture.close(resolve));
+    }
   });
 
   test('a Mezmo-shaped source: what Logstead lacks is reported, the rest comes', async () => {
@@ -319,6 +397,8 @@ describe('import-mezmo', () => {
       expect(/^view:Checkout:\*: another view in the source has the same name/);
       expect(/^member:owner@example.com:role owner: .*imported as admin/);
       expect(/^member:viewer@example.com:group "g-unknown": /);
+      // The boards path answered 404: the source has no boards, which is not a failure to read them.
+      assert.ok(!reasons.some((reason: string) => reason.startsWith('board:')), reasons.join('\n'));
       assert.equal(result.created, 5);
       assert.deepEqual(result.failed, []);
 

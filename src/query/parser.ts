@@ -41,6 +41,15 @@ export function resolveField(name: string): FieldRef {
   return { kind: 'json', path };
 }
 
+/**
+ * A field named as search names it (`status`, `meta.customer`, `app`, `size`), for the places that
+ * take a field outside a query (a graph's measure and breakdown); undefined when it is not a name
+ * search accepts.
+ */
+export function fieldByName(name: string): FieldRef | undefined {
+  return FIELD_NAME.test(name) ? resolveField(name) : undefined;
+}
+
 const isSpace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
 /** Characters that end a bare word outside quotes and brackets. */
 const isDelimiter = (ch: string) => isSpace(ch) || ch === '(' || ch === ')' || ch === '"' || ch === "'";

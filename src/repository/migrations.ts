@@ -479,6 +479,23 @@ const alertIncidents: Step = ({ ms }) => [
 ];
 
 /**
+ * Boards (issue 40): named collections of graphs, in a category of type `boards`. The graphs are
+ * kept whole as JSON, as a view keeps its channels: they are read and written with their board.
+ */
+const boards: Step = () => [
+  `CREATE TABLE IF NOT EXISTS boards (
+     board_id    TEXT PRIMARY KEY,
+     account     TEXT NOT NULL REFERENCES accounts(account),
+     name        TEXT NOT NULL,
+     category_id TEXT,
+     graphs      TEXT NOT NULL,
+     created_at  TEXT NOT NULL,
+     modified_at TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS boards_by_account ON boards(account)`,
+];
+
+/**
  * Steps already in place on SQLite although unrecorded (a step is recorded after its statements
  * run, and SQLite runs them one by one): the rebuild of step 7 is not done twice.
  */
@@ -499,6 +516,7 @@ const steps: Record<string, Step> = {
   '0010_group_lists': groupLists,
   '0011_exclusion_filter_version': exclusionFilterVersion,
   '0012_alert_incidents': alertIncidents,
+  '0013_boards': boards,
 };
 
 /** The migration names this build knows, in order: a database that recorded others is newer. */

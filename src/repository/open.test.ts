@@ -28,11 +28,11 @@ test('a step cut short on SQLite (its column added, the step not recorded) is fi
     await sql`INSERT INTO archive_restores (id, account, from_ms, to_ms, query, keep_until, status, created_at, heartbeat_at) VALUES ('r1', 'a', 0, 1, '', 2, 'running', 3, 4)`.execute(first.database.db);
     // Step 6, cut short after its column additions (one of its tables missing), and step 7 (a
     // table rebuild, done whole) and steps 8 to 11 (columns added) unrecorded after it.
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0006_parsers', '0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents')`.execute(first.database.db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0006_parsers', '0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards')`.execute(first.database.db);
     await sql`DROP TABLE parsed_field_types`.execute(first.database.db);
     await first.database.close();
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0006_parsers', '0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents']);
+    assert.deepEqual(again.applied, ['0006_parsers', '0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards']);
     assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM parsed_field_types`.execute(again.database.db)).rows[0].n, 0);
     const kept = await sql<{ status: string; heartbeat_at: number }>`SELECT status, heartbeat_at FROM archive_restores WHERE id = 'r1'`.execute(again.database.db);
     assert.deepEqual(kept.rows, [{ status: 'running', heartbeat_at: 4 }], 'the rebuilt table is not rebuilt again');
@@ -55,11 +55,11 @@ test("step 7 on SQLite rebuilds archive_restores: 'cancelled' allowed, rows kept
     await sql`INSERT INTO archive_restores (id, account, from_ms, to_ms, query, keep_until, status, lines_found, lines_restored, created_at, finished_at)
       VALUES ('done1', 'a', 0, 10, 'x', 20, 'done', 5, 4, 1, 2), ('run1', 'a', 0, 10, 'y', 20, 'running', 1, 1, 7, NULL)`.execute(db);
     await assert.rejects(sql`UPDATE archive_restores SET status = 'cancelled' WHERE id = 'run1'`.execute(db), /CHECK constraint/);
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents')`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards')`.execute(db);
     await first.database.close();
 
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents']);
+    assert.deepEqual(again.applied, ['0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards']);
     const rows = await sql<Record<string, unknown>>`SELECT id, status, lines_found, lines_restored, error, finished_at, heartbeat_at FROM archive_restores ORDER BY id`.execute(again.database.db);
     assert.deepEqual(rows.rows, [
       { id: 'done1', status: 'done', lines_found: 5, lines_restored: 4, error: null, finished_at: 2, heartbeat_at: null },
@@ -117,11 +117,11 @@ test('step 10 gives the groups saved before it empty lists of apps and hosts, wh
     await sql`INSERT INTO accounts (account, name, created_at) VALUES ('a', 'A', '2026-01-01T00:00:00.000Z')`.execute(db);
     await sql`INSERT INTO member_groups (id, account, name, access_scopes, created_at, modified_at) VALUES ('g1', 'a', 'Old', '"app:x"', 1, 2)`.execute(db);
     // Kysely runs steps in order only, so the later step is unrecorded too (its columns are there, and kept).
-    await sql`DELETE FROM kysely_migration WHERE name IN ('0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents')`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name IN ('0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards')`.execute(db);
     await first.database.close();
 
     const again = await openConfigDatabase({ dataDir });
-    assert.deepEqual(again.applied, ['0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents']);
+    assert.deepEqual(again.applied, ['0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards']);
     const rows = await again.database.db.selectFrom('member_groups').select(['id', 'access_scopes', 'apps', 'hosts']).execute();
     assert.deepEqual(rows, [{ id: 'g1', access_scopes: '"app:x"', apps: '[]', hosts: '[]' }]);
     await again.database.close();

@@ -83,6 +83,17 @@ export interface ConfigTables {
     /** The member who last saved it (whose scope it follows); null when a service key saved it. */
     saved_by: string | null;
   };
+  /** Boards of graphs (src/boards); graphs is the JSON list of the board's graphs. */
+  boards: {
+    board_id: string;
+    account: string;
+    name: string;
+    /** A category of type `boards`; null: uncategorized. */
+    category_id: string | null;
+    graphs: string;
+    created_at: string;
+    modified_at: string;
+  };
   alert_windows: {
     viewid: string;
     alertid: string;

@@ -1,3 +1,4 @@
+import { type ChartQuery, type ChartRows, chartSeries } from './chart-series.js';
 import { ARCHIVE_RECORD_COLUMNS, ARCHIVE_RECORD_SETTINGS } from './archive-record-sql.js';
 import type { FacetName, Facets } from '../wire/types.js';
 import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
@@ -241,6 +242,11 @@ export class LogStore {
       params,
     );
     return rows.map((row) => ({ bucket: Number(row.bucket), level: row.level, count: Number(row.count) }));
+  }
+
+  /** A graph's measure per time bucket, split by a breakdown's top values (chart-series.ts). */
+  async chartSeries(filter: LineFilter, query: ChartQuery): Promise<ChartRows> {
+    return chartSeries(this.executor, this.tables.reads, this.selection(await this.expanded(filter)), query);
   }
 
   /**

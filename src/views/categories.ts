@@ -12,7 +12,7 @@ export interface Category {
   type: CategoryType;
 }
 
-/** Categories group views (and, later, boards and screens). Names are unique per type, ignoring case. */
+/** Categories group views and boards (and, later, screens). Names are unique per type, ignoring case. */
 export class Categories {
   constructor(private readonly db: ConfigKysely) {}
 
@@ -49,7 +49,7 @@ export class Categories {
     }
   }
 
-  /** Deletes a category; views in it stay, only the label goes. */
+  /** Deletes a category; views and boards in it stay, only the label goes. */
   async delete(account: string, type: CategoryType, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const deleted = await trx.deleteFrom('categories').where('account', '=', account).where('type', '=', type).where('id', '=', id).executeTakeFirst();
@@ -74,21 +74,25 @@ export class Categories {
           if (!raced) break;
         }
       }
+      // A board has one category, in a column of its own.
+      if (Number(deleted.numDeletedRows) && type === 'boards') {
+        await trx.updateTable('boards').set({ category_id: null }).where('account', '=', account).where('category_id', '=', id).execute();
+      }
       return Number(deleted.numDeletedRows) > 0;
     });
   }
 
-  /** Maps view category names (any case) to ids; unknown names are refused with Mezmo's message. */
-  async idsForNames(account: string, names: string[]): Promise<string[]> {
-    const known = new Map((await this.list(account, 'views')).map((category) => [category.name.toLowerCase(), category.id]));
+  /** Maps category names (any case) to ids; unknown names are refused with Mezmo's message. */
+  async idsForNames(account: string, names: string[], type: CategoryType = 'views'): Promise<string[]> {
+    const known = new Map((await this.list(account, type)).map((category) => [category.name.toLowerCase(), category.id]));
     const unknown = names.filter((name) => !known.has(name.toLowerCase()));
     if (unknown.length) throw errors.invalidCategories(unknown);
     return [...new Set(names.map((name) => known.get(name.toLowerCase())!))];
   }
 
-  async namesForIds(account: string, ids: string[]): Promise<string[]> {
+  async namesForIds(account: string, ids: string[], type: CategoryType = 'views'): Promise<string[]> {
     if (ids.length === 0) return [];
-    const byId = new Map((await this.list(account, 'views')).map((category) => [category.id, category.name]));
+    const byId = new Map((await this.list(account, type)).map((category) => [category.id, category.name]));
     return ids.map((id) => byId.get(id)).filter((name): name is string => name !== undefined);
   }
 
