@@ -6,7 +6,8 @@ const HOUR = 3_600_000;
 
 describe("a line chart's scales", () => {
   test('a range is cut into round buckets, at most 60: a day by the hour, an hour by the minute', () => {
-    assert.equal(bucketsFor(0, 24 * HOUR), 48);
+    assert.equal(bucketsFor(0, 24 * HOUR), 24);
+    assert.equal(bucketsFor(0, 12 * HOUR), 48);
     assert.equal(bucketsFor(0, HOUR), 60);
     assert.equal(bucketsFor(0, 15 * 60_000), 15);
     assert.equal(bucketsFor(0, 7 * 24 * HOUR), 56);

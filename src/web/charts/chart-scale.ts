@@ -4,8 +4,8 @@ import type { GraphMeasure } from '../api-client/client.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** Bucket lengths a graph is cut into: round ones, so "per hour" reads as an hour. */
-const BUCKET_STEPS = [MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR];
+/** Bucket lengths a graph is cut into: round ones, so that a day is 24 points of an hour each. */
+const BUCKET_STEPS = [MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR];
 /** About as many points as a graph a few hundred pixels wide shows clearly. */
 const MOST_BUCKETS = 60;
 
