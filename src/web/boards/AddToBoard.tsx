@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { type Board, type GraphSpec, api } from '../api-client/client.js';
 import { errorText } from '../shared/error-text.js';
-import { Link } from '../shell/Link.js';
+import { Link } from '../navigation/Link.js';
 import { MeasureFields } from './GraphFields.js';
 import { type GraphDraft, draftOf, specOf } from './graph-form.js';
 import { addGraph, createBoard } from './save-to-board.js';

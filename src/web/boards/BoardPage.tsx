@@ -3,7 +3,7 @@ import { ApiError, type Board, type BoardInput, type Graph, type GraphSpec, type
 import { TimeRangePicker } from '../search/TimeRangePicker.js';
 import { mayEdit } from '../session/roles.js';
 import { errorText } from '../shared/error-text.js';
-import { Link } from '../shell/Link.js';
+import { Link } from '../navigation/Link.js';
 import { GraphCard } from './GraphCard.js';
 import { GraphEditor } from './GraphEditor.js';
 import { boardInput, searchGraph } from './graph-form.js';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type Board, api } from '../api-client/client.js';
 import { errorText } from '../shared/error-text.js';
-import { Link } from '../shell/Link.js';
+import { Link } from '../navigation/Link.js';
 import { boardInput } from './graph-form.js';
 
 /** A board in the list: its link and graph count, and for editors rename and delete. */

@@ -1,6 +1,6 @@
-import { type Route, navItemOf } from './routes.js';
-import { Link } from './Link.js';
-import { searchPath } from './useRoute.js';
+import { type Route, navItemOf } from '../navigation/routes.js';
+import { Link } from '../navigation/Link.js';
+import { searchPath } from '../navigation/useRoute.js';
 
 /** The viewer's main navigation: the search, the boards and the settings; the current one is marked. */
 export function MainNav({ route }: { route: Route }) {

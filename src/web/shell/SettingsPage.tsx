@@ -7,10 +7,10 @@ import { KeysPage } from '../keys/KeysPage.js';
 import { ParsersPage } from '../parsers/ParsersPage.js';
 import { PeoplePage } from '../people/PeoplePage.js';
 import { UsagePage } from '../usage/UsagePage.js';
-import { Link } from './Link.js';
-import type { SettingsSection } from './routes.js';
+import { Link } from '../navigation/Link.js';
+import type { SettingsSection } from '../navigation/routes.js';
 import { SECTION_INFO, sectionsFor } from './settings-sections.js';
-import { navigate } from './useRoute.js';
+import { navigate } from '../navigation/useRoute.js';
 
 /** The settings: a menu of the pages the reader may open, beside the one at the address. */
 export function SettingsPage({ session, section }: { session: Session; section: SettingsSection | null }) {

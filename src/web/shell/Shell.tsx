@@ -4,11 +4,11 @@ import { BoardsPage } from '../boards/BoardsPage.js';
 import { SessionControls } from '../session/SessionControls.js';
 import { ZoneContext, useZoneChoice } from '../shared/time-zone.js';
 import { Viewer } from '../Viewer.js';
-import { Link } from './Link.js';
+import { Link } from '../navigation/Link.js';
 import { MainNav } from './MainNav.js';
-import { type Route } from './routes.js';
+import { type Route } from '../navigation/routes.js';
 import { SettingsPage } from './SettingsPage.js';
-import { useRoute } from './useRoute.js';
+import { useRoute } from '../navigation/useRoute.js';
 import './shell.css';
 
 /** The signed-in viewer: the navigation and the reader's own controls on top, and the page the address names below. */

@@ -1,6 +1,6 @@
 import type { Session } from '../api-client/client.js';
 import { mayAdminister } from '../session/roles.js';
-import { SETTINGS_SECTIONS, type SettingsSection } from './routes.js';
+import { SETTINGS_SECTIONS, type SettingsSection } from '../navigation/routes.js';
 
 /**
  * What each settings page is called, and whether only an admin may open it. The server refuses

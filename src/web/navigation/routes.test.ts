@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Route, SETTINGS_SECTIONS, matchRoute, navItemOf, opensElsewhere, pathOf } from './routes.js';
-import { sectionsFor } from './settings-sections.js';
 
 describe("the viewer's addresses", () => {
   test('each page has its path, and the path reads back as the same page', () => {
@@ -43,16 +42,5 @@ describe("the viewer's addresses", () => {
     assert.equal(opensElsewhere({ ...plain, ctrlKey: true }), true);
     assert.equal(opensElsewhere({ ...plain, metaKey: true }), true);
     assert.equal(opensElsewhere({ ...plain, button: 1 }), true);
-  });
-});
-
-describe('the settings a role is offered', () => {
-  test('admins and owners get every page; members and readonly members not the admin ones', () => {
-    assert.deepEqual(sectionsFor({ role: 'owner' }), [...SETTINGS_SECTIONS]);
-    assert.deepEqual(sectionsFor({ role: 'admin' }), [...SETTINGS_SECTIONS]);
-    assert.deepEqual(sectionsFor({ role: 'member' }), ['parsing', 'exclusions', 'usage']);
-    assert.deepEqual(sectionsFor({ role: 'readonly' }), ['parsing', 'exclusions', 'usage']);
-    // A session from a server that predates roles is a service key's, which holds every right.
-    assert.deepEqual(sectionsFor({}), [...SETTINGS_SECTIONS]);
   });
 });
