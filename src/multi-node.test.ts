@@ -198,6 +198,24 @@ test('a parsing rule saved at one node parses lines at every node within a secon
   assert.equal(after[0]?._logtype, 'text', 'deleted at B, no longer applied at C');
 });
 
+test('a board saved at one node is read, charted, changed and deleted at the others at once', async () => {
+  const [a, b, c] = nodes;
+  assert.equal((await call(b, 'POST', '/v1/config/categories/boards', { name: 'Boards of B' })).status, 200);
+  const graph = { title: 'boardword by app', query: 'boardword', measure: { type: 'count' }, breakdown: { field: 'app', limit: 5 } };
+  const board = await call(a, 'POST', '/v1/config/board', { name: 'made at A', category: 'Boards of B', graphs: [graph] });
+  assert.equal(board.status, 200, board.text);
+  for (const [node, app] of [[a, 'app-a'], [b, 'app-b'], [c, 'app-c']] as const) assert.equal((await ingest(node, [{ line: `boardword at ${app}`, app }])).status, 200);
+  const seen = await call(c, 'GET', `/v1/config/board/${board.json.boardId}`);
+  assert.deepEqual([seen.status, seen.json.category, seen.json.graphs], [200, 'Boards of B', board.json.graphs]);
+  const data = await call(b, 'GET', `/v1/board/${board.json.boardId}/graph/${board.json.graphs[0].graphId}/data?from=${Date.now() - 600_000}&to=${Date.now() + 1000}&buckets=1`);
+  assert.equal(data.status, 200, data.text);
+  assert.deepEqual(data.json.series.map((series: { name: string; points: number[][] }) => [series.name, series.points[0][1]]).sort(), [['app-a', 1], ['app-b', 1], ['app-c', 1]]);
+  assert.equal((await call(c, 'PUT', `/v1/config/board/${board.json.boardId}`, { name: 'changed at C', graphs: board.json.graphs })).status, 200);
+  assert.equal((await call(a, 'GET', `/v1/config/board/${board.json.boardId}`)).json.name, 'changed at C');
+  assert.equal((await call(b, 'DELETE', `/v1/config/board/${board.json.boardId}`)).status, 200);
+  assert.equal((await call(a, 'GET', `/v1/config/board/${board.json.boardId}`)).status, 404);
+});
+
 test('line ids are unique across nodes', async () => {
   const sends = nodes.flatMap((node, n) =>
     Array.from({ length: 5 }, (_, round) => ingest(node, Array.from({ length: 200 }, (_, i) => ({ line: `idword ${n}.${round}.${i}` })))),

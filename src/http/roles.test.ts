@@ -86,7 +86,7 @@ export async function walkRoutes(app: FastifyInstance, baseUrl: string, callers:
 let server: TestServer;
 const people: Partial<Record<Role, MemberSession>> = {};
 let callers: Caller[];
-const ids = { viewid: '', presetid: '', categoryId: '', keyId: '', groupId: '', memberEmail: 'walk-target@example.com' };
+const ids = { viewid: '', presetid: '', categoryId: '', keyId: '', groupId: '', boardId: '', graphId: '', memberEmail: 'walk-target@example.com' };
 
 const key = () => ({ servicekey: server.org.serviceKey });
 async function asKey(method: string, path: string, body?: unknown) {
@@ -116,8 +116,9 @@ before(async () => {
   const ingestionKey = await asKey('POST', '/v1/config/keys?type=ingestion', { name: 'walk key' });
   const group = await asKey('POST', '/v1/config/groups', { name: 'walk group', access_scopes: 'app:walk' });
   const member = await asKey('POST', '/v1/config/members', { email: ids.memberEmail, role: 'readonly' });
-  for (const reply of [preset, category, view, ingestionKey, group, member]) assert.equal(reply.status, 200, reply.text);
-  Object.assign(ids, { viewid: view.json.viewid, presetid: preset.json.presetid, categoryId: category.json.id, keyId: ingestionKey.json.id, groupId: group.json.id });
+  const board = await asKey('POST', '/v1/config/board', { name: 'walk board', graphs: [{ title: 'walk graph', measure: { type: 'count' } }] });
+  for (const reply of [preset, category, view, ingestionKey, group, member, board]) assert.equal(reply.status, 200, reply.text);
+  Object.assign(ids, { viewid: view.json.viewid, presetid: preset.json.presetid, categoryId: category.json.id, keyId: ingestionKey.json.id, groupId: group.json.id, boardId: board.json.boardId, graphId: board.json.graphs[0].graphId });
 });
 after(() => server?.close());
 
@@ -128,6 +129,8 @@ function realTarget(pattern: string): { path: string; body?: unknown } {
     .replace(':presetid', ids.presetid)
     .replace(':type', 'views')
     .replace(':groupId', ids.groupId)
+    .replace(':boardId', ids.boardId)
+    .replace(':graphId', ids.graphId)
     .replace(':email', encodeURIComponent(ids.memberEmail))
     .replace(':id', pattern.startsWith('/v1/config/categories') ? ids.categoryId : pattern.startsWith('/v1/config/keys') ? ids.keyId : 'nothing')
     .replace(/:\w+/g, 'nothing');
@@ -139,7 +142,7 @@ describe('every registered route, with every role', () => {
     const walk = await walkRoutes(server.running.app, server.url, callers, realTarget);
     assert.deepEqual(walk.problems, []);
     // The walk reached what it should: configuration at every level, reads, and the people APIs.
-    for (const route of ['GET /v1/export', 'GET /ws/tail', 'POST /v1/config/view', 'DELETE /v1/config/keys/:id', 'POST /v1/config/members', 'PATCH /v1/config/groups/:groupId', 'GET /v1/config/audit', 'PUT /v1/config/retention']) {
+    for (const route of ['GET /v1/export', 'GET /ws/tail', 'POST /v1/config/view', 'PUT /v1/config/board/:boardId', 'GET /v1/board/:boardId/graph/:graphId/data', 'POST /v1/viewer/chart', 'DELETE /v1/config/keys/:id', 'POST /v1/config/members', 'PATCH /v1/config/groups/:groupId', 'GET /v1/config/audit', 'PUT /v1/config/retention']) {
       assert.ok(walk.walked.has(route), `${route} was walked`);
     }
     assert.ok(walk.walked.size > 40, `routes walked: ${walk.walked.size}`);

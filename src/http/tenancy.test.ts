@@ -69,6 +69,9 @@ interface Target {
   exclusionId: string;
   parserId: string;
   restoreId: string;
+  boardId: string;
+  graphId: string;
+  boardCategoryName: string;
 }
 let b: Target;
 let ghost: Target;
@@ -128,6 +131,16 @@ before(async () => {
   const preset = await asB('POST', '/v1/config/presetalert', { name: `preset ${MARKER}`, channels: [email] });
   const word = `bword${hex()}`;
   const view = await asB('POST', '/v1/config/view', { name: `view ${MARKER}`, query: word, category: [categoryName], presetid: preset.json.presetid, channels: [email] });
+  // B's board, in a category of boards, with a graph of B's word broken down by app.
+  const boardCategoryName = `bboards${hex()}`;
+  const boardCategory = await asB('POST', '/v1/config/categories/boards', { name: boardCategoryName });
+  assert.equal(boardCategory.status, 200, boardCategory.text);
+  const board = await asB('POST', '/v1/config/board', {
+    name: `board ${MARKER}`,
+    category: boardCategoryName,
+    graphs: [{ title: `graph ${MARKER}`, query: word, measure: { type: 'count' }, breakdown: { field: 'app', limit: 5 } }],
+  });
+  assert.equal(board.status, 200, board.text);
   const key = await asB('POST', '/v1/config/keys?type=ingestion', { name: `key ${MARKER}` });
   const serviceKeyId = (await asB('GET', '/v1/config/keys?type=service')).json[0].id;
   // B's people: a group whose name is listed as B's, and a member in it whose address carries the marker.
@@ -196,6 +209,9 @@ before(async () => {
     exclusionId: exclusion.json.id,
     parserId: parser.json.id,
     restoreId: restore.json.id,
+    boardId: board.json.boardId,
+    graphId: board.json.graphs[0].graphId,
+    boardCategoryName,
   };
   const ghostCursor = Buffer.from(JSON.parse(Buffer.from(b.cursor, 'base64url').toString()).p.replace(/./g, 'x'));
   ghost = {
@@ -220,6 +236,9 @@ before(async () => {
     exclusionId: hex().slice(0, 10),
     parserId: randomUUID(),
     restoreId: randomUUID(),
+    boardId: hex().slice(0, 10),
+    graphId: hex().slice(0, 10),
+    boardCategoryName: `bboards${hex()}`,
   };
 
   // B's alert fired on its lines: B has deliveries to its marked address.
@@ -238,7 +257,7 @@ after(async () => {
 
 /** Everything of B's that must never reach A. */
 function forbidden(): string[] {
-  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId, b.memberEmail, b.groupId, b.groupName, b.exclusionId];
+  return [MARKER, B.serviceKey, B.ingestionKey, B.account, b.host, b.app, b.word, b.viewid, b.presetid, b.categoryId, b.categoryName, b.keyId, b.serviceKeyId, b.downloadId, b.memberEmail, b.groupId, b.groupName, b.exclusionId, b.boardId, b.graphId, b.boardCategoryName];
 }
 
 /** Replaces the target's values that the request itself carried, so that an echo of them is not a leak. */
@@ -442,6 +461,40 @@ const PROBES: Probe[] = [
   { route: 'GET /v1/histogram', does: "counts B's word", auth: 'service', request: (t) => ({ path: `/v1/histogram?${WINDOW}&query=${t.word}&account=${t.account}` }), allowed: [200], check: histogramTotal },
   { route: 'GET /v1/viewer/facets', does: "lists facets naming B's account", auth: 'service', request: (t) => ({ path: `/v1/viewer/facets?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/viewer/facets', does: "lists facets of B's app", auth: 'service', request: (t) => ({ path: `/v1/viewer/facets?${WINDOW}&apps=${t.app}` }), allowed: [200] },
+  // Boards and their graphs' data.
+  { route: 'GET /v1/config/board', does: 'lists boards naming B\'s account', auth: 'service', request: (t) => ({ path: `/v1/config/board?account=${t.account}` }), allowed: [200], bSees: true },
+  { route: 'GET /v1/config/board/:boardId', does: "reads B's board", auth: 'service', request: (t) => ({ path: `/v1/config/board/${t.boardId}` }), allowed: refused, bSees: true },
+  { route: 'POST /v1/config/board', does: "files a board under B's category", auth: 'service', request: (t) => ({ path: '/v1/config/board', body: { name: INTRUDER, category: t.boardCategoryName } }), allowed: [400] },
+  { route: 'PUT /v1/config/board/:boardId', does: "replaces B's board", auth: 'service', request: (t) => ({ path: `/v1/config/board/${t.boardId}`, body: { name: INTRUDER } }), allowed: refused },
+  { route: 'DELETE /v1/config/board/:boardId', does: "deletes B's board", auth: 'service', request: (t) => ({ path: `/v1/config/board/${t.boardId}` }), allowed: refused },
+  {
+    route: 'GET /v1/board/:boardId/graph/:graphId/data',
+    does: "reads the data of B's graph",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/board/${t.boardId}/graph/${t.graphId}/data?${WINDOW}` }),
+    allowed: refused,
+    bSees: true,
+  },
+  {
+    route: 'POST /v1/viewer/chart',
+    does: "charts lines by app, naming B's account",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/viewer/chart', body: { account: t.account, measure: { type: 'count' }, breakdown: { field: 'app', limit: 20 }, from: nowS - 3600, to: nowS + 3600 } }),
+    allowed: [200],
+    check: (got) => {
+      const names = got.json.series.map((series: { name: string }) => series.name);
+      assert.ok(names.includes('app-a') && names.every((name: string) => name === 'app-a' || name === 'other'), `A's own app only: ${names}`);
+    },
+    bSees: true,
+  },
+  {
+    route: 'POST /v1/viewer/chart',
+    does: "charts B's word on B's host and app",
+    auth: 'service',
+    request: (t) => ({ path: '/v1/viewer/chart', body: { query: t.word, hosts: [t.host], apps: [t.app], measure: { type: 'unique', field: 'meta.secret' }, from: nowS - 3600, to: nowS + 3600 } }),
+    allowed: [200],
+    check: (got) => assert.ok(got.json.series[0].points.every(([, value]: [number, number | null]) => value === null), 'no line, so no value'),
+  },
   { route: 'GET /v1/viewer/context', does: "reads around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}` }), allowed: [404], bSees: true },
   { route: 'GET /v1/viewer/context', does: "reads B's host around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}&by=host&anchor=after` }), allowed: [404] },
   { route: 'GET /v1/usage', does: "counts usage naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
@@ -884,7 +937,9 @@ describe("B's data after the matrix", () => {
     assert.equal(reads.category.json.name, b.categoryName);
     assert.equal(reads.key.json.name, `key ${MARKER}`);
     assert.equal(reads.parser.json.name, `parser ${MARKER}`);
-    for (const listing of ['/v1/config/view', '/v1/config/presetalert', '/v1/config/categories/views', '/v1/config/categories/boards', '/v1/config/keys', '/v1/config/parsers', `/v1/export?${WINDOW}`, '/v1/alerts/deliveries']) {
+    const board = await asB('GET', `/v1/config/board/${b.boardId}`);
+    assert.deepEqual([board.status, board.json.name, board.json.category, board.json.graphs[0].graphId], [200, `board ${MARKER}`, b.boardCategoryName, b.graphId], "B's board is intact");
+    for (const listing of ['/v1/config/board', '/v1/config/view', '/v1/config/presetalert', '/v1/config/categories/views', '/v1/config/categories/boards', '/v1/config/keys', '/v1/config/parsers', `/v1/export?${WINDOW}`, '/v1/alerts/deliveries']) {
       const reply = await asB('GET', listing);
       assert.equal(reply.status, 200);
       assert.ok(!reply.text.includes(INTRUDER), `A's writes reached B's ${listing}`);

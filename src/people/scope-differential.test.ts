@@ -318,7 +318,7 @@ async function oracleLines(c: Case, ask: Ask): Promise<{ all: LineRecord[]; insi
 // The paths
 // ---------------------------------------------------------------------------------------------
 
-const stats = { scopedAsks: 0, narrowed: 0, emptyInside: 0, contextOutside: 0, contextInside: 0, tailLines: 0, alertOutsideAlone: 0, alertFires: 0 };
+const stats = { chartNamesHidden: 0, scopedAsks: 0, narrowed: 0, emptyInside: 0, contextOutside: 0, contextInside: 0, tailLines: 0, alertOutsideAlone: 0, alertFires: 0 };
 
 async function checkExports(c: Case, ask: Ask, oracle: LineRecord[]): Promise<void> {
   const what = `${c.what}, query ${JSON.stringify(ask)}`;
@@ -389,6 +389,66 @@ async function checkBacktest(c: Case, ask: Ask, oracle: LineRecord[]): Promise<v
     .sort(([a], [b]) => a - b)
     .map(([windowStart, count]) => ({ at: windowStart + MINUTE, windowStart, windowEnd: windowStart + MINUTE, kind: 'terminal', lines: count, windowLines: count }));
   assert.deepEqual(reply.json.firings, expected, `POST /v1/alerts/backtest: ${c.what}, query ${JSON.stringify(ask)}`);
+}
+
+/** A graph's series computed from the scoped oracle's records: what a chart inside the scope must answer. */
+function expectedSeries(oracle: LineRecord[], graph: { measure: { type: 'count' | 'max'; field?: string }; breakdown: { field: string; limit: number } }, from: number, interval: number, count: number) {
+  const textOf = (record: LineRecord, field: string): string | undefined => {
+    if (field === 'app') return record._app || undefined;
+    const value = record._metaUnindexed ? undefined : record.meta?.[field.slice('meta.'.length)];
+    return value === undefined || value === null ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+  };
+  const valueOf = (records: LineRecord[]) => {
+    if (graph.measure.type === 'count') return records.length;
+    const numbers = records.map((record) => (record._metaUnindexed ? undefined : record.meta?.[graph.measure.field!.slice('meta.'.length)])).filter((value): value is number => typeof value === 'number');
+    return numbers.length ? Math.max(...numbers) : null;
+  };
+  const points = (records: LineRecord[]) =>
+    Array.from({ length: count }, (_, at) => {
+      const inBucket = records.filter((record) => Math.floor((record._ts - from) / interval) === at);
+      return [from + at * interval, inBucket.length === 0 && graph.measure.type !== 'count' ? null : valueOf(inBucket)];
+    });
+  const lines = new Map<string, number>();
+  for (const record of oracle) {
+    const value = textOf(record, graph.breakdown.field);
+    if (value !== undefined) lines.set(value, (lines.get(value) ?? 0) + 1);
+  }
+  const top = [...lines].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)).slice(0, graph.breakdown.limit).map(([value]) => value);
+  const series: Array<{ name: string; points: unknown[]; other?: true }> = top.map((value) => ({ name: value, points: points(oracle.filter((record) => textOf(record, graph.breakdown.field) === value)) }));
+  const rest = oracle.filter((record) => !top.includes(textOf(record, graph.breakdown.field)!));
+  if (rest.length) series.push({ name: 'other', points: points(rest), other: true });
+  return series;
+}
+
+/**
+ * Graphs (POST /v1/viewer/chart and a board's saved graph): lines by app, and the largest
+ * meta.code by meta.team. Every series, and every name a breakdown gives, comes from the lines
+ * inside the scope: a value found only outside it never names a series.
+ */
+async function checkCharts(c: Case, ask: Ask, oracle: LineRecord[]): Promise<void> {
+  const buckets = 200 + rng.int(800);
+  const filters = { query: ask.query, apps: ask.apps ?? [], hosts: ask.hosts ?? [], levels: ask.levels ?? [], tags: ask.tags ?? [] };
+  const graphs = [
+    { title: 'lines by app', ...filters, measure: { type: 'count' as const }, breakdown: { field: 'app', limit: 20 } },
+    { title: 'largest code by team', ...filters, measure: { type: 'max' as const, field: 'meta.code' }, breakdown: { field: 'meta.team', limit: 2 } },
+  ];
+  const board = await post('/v1/config/board', keyHeaders(), { name: `differential ${c.scope.name}`, graphs });
+  const insideValues = new Set(oracle.flatMap((record) => [record._app, record.meta?.team].filter((value) => typeof value === 'string')));
+  for (const [at, graph] of graphs.entries()) {
+    const what = `${graph.title}: ${c.what}, query ${JSON.stringify(ask)}`;
+    const unsaved = await post('/v1/viewer/chart', c.member.headers(true), { ...graph, from: FROM, to: TO, buckets });
+    const saved = await get(`/v1/board/${board.json.boardId}/graph/${board.json.graphs[at].graphId}/data?from=${FROM}&to=${TO}&buckets=${buckets}`, c.member.headers());
+    assert.deepEqual(saved.json, unsaved.json, `the saved graph answers as the unsaved one: ${what}`);
+    const { from, interval } = unsaved.json;
+    for (const series of unsaved.json.series) {
+      assert.ok(series.other || insideValues.has(series.name), `A SERIES NAMED FROM OUTSIDE THE SCOPE: "${series.name}" (${what})`);
+    }
+    // The key's chart names values the scope keeps out: the check above had something to catch.
+    const names = new Set(unsaved.json.series.map((series: { name: string }) => series.name));
+    const keyChart = await post('/v1/viewer/chart', keyHeaders(), { ...graph, from: FROM, to: TO, buckets });
+    if (keyChart.json.series.some((series: { name: string; other?: true }) => !series.other && !names.has(series.name))) stats.chartNamesHidden++;
+    assert.deepEqual(unsaved.json.series, expectedSeries(oracle, graph, from, interval, Math.ceil((TO - FROM + 1) / interval)), `POST /v1/viewer/chart: ${what}`);
+  }
 }
 
 async function checkUsage(c: Case): Promise<void> {
@@ -647,6 +707,7 @@ test(
         await checkHistogram(c, ask, inside);
         await checkFacets(c, ask, inside);
         await checkBacktest(c, ask, inside);
+        await checkCharts(c, ask, inside);
       }
       await checkUsage(c);
       await checkContext(c);
@@ -656,6 +717,7 @@ test(
       await checkAlert(c, scenarioAsks[1]);
     }
     // The checks above compared real answers: most scoped asks had lines both inside and outside the scope.
+    assert.ok(stats.chartNamesHidden >= stats.scopedAsks / 4, `only ${stats.chartNamesHidden} charts of ${stats.scopedAsks} scoped asks hid a series the key sees`);
     assert.ok(stats.narrowed >= stats.scopedAsks / 2, `only ${stats.narrowed} of ${stats.scopedAsks} scoped asks were narrowed by their scope (${stats.emptyInside} empty)`);
     assert.ok(stats.contextOutside >= 15 && stats.contextInside >= 20, JSON.stringify(stats));
     assert.ok(stats.tailLines >= 20, `tails carried ${stats.tailLines} lines`);
