@@ -27,6 +27,7 @@ import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
 import { useLiveLines } from './tail/useLiveLines.js';
 import { UsagePage } from './usage/UsagePage.js';
+import { PatternsPane } from './patterns/PatternsPane.js';
 import { ParsersPage } from './parsers/ParsersPage.js';
 import { ViewEditor } from './views-alerts/ViewEditor.js';
 import { ViewsSidebar } from './views-alerts/ViewsSidebar.js';
@@ -99,6 +100,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
             onContext={setContext}
             notice={<SamplingNotice sampling={live.sampling} />}
             footer={<NewLinesButton pending={live.pending} onResume={live.resume} />}
+            patterns={(shown, showLines) => <PatternsPane session={session} filters={filters} open={shown} onSearch={(query) => (showLines(), search(query))} />}
           />
         </div>
         {context && <ContextPanel line={context} onClose={() => setContext(null)} />}
