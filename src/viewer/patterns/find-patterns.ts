@@ -11,9 +11,13 @@ import { templateFitPattern, templateId, templateQuery } from './template-text.j
  * counted once, in one pattern.
  */
 
-/** Masked texts clustered one by one; rarer ones are merged first by length and first token. */
-const MAX_GROUPS = 5000;
-const MAX_COARSE = 1000;
+/**
+ * Masked texts clustered one by one; rarer ones are merged first by length and first token
+ * (store/line-patterns.ts). Drain compares a text with every cluster of its leaf, so its time grows
+ * with the square of these where texts share no template: 6,000 such texts took 0.8 s.
+ */
+const MAX_GROUPS = 3000;
+const MAX_COARSE = 500;
 
 export interface PatternOptions {
   limit: number;
