@@ -142,7 +142,7 @@ describe('every registered route, with every role', () => {
     const walk = await walkRoutes(server.running.app, server.url, callers, realTarget);
     assert.deepEqual(walk.problems, []);
     // The walk reached what it should: configuration at every level, reads, and the people APIs.
-    for (const route of ['GET /v1/export', 'GET /ws/tail', 'POST /v1/config/view', 'PUT /v1/config/board/:boardId', 'GET /v1/board/:boardId/graph/:graphId/data', 'POST /v1/viewer/chart', 'DELETE /v1/config/keys/:id', 'POST /v1/config/members', 'PATCH /v1/config/groups/:groupId', 'GET /v1/config/audit', 'PUT /v1/config/retention']) {
+    for (const route of ['GET /v1/export', 'GET /v1/viewer/patterns', 'GET /ws/tail', 'POST /v1/config/view', 'PUT /v1/config/board/:boardId', 'GET /v1/board/:boardId/graph/:graphId/data', 'POST /v1/viewer/chart', 'DELETE /v1/config/keys/:id', 'POST /v1/config/members', 'PATCH /v1/config/groups/:groupId', 'GET /v1/config/audit', 'PUT /v1/config/retention']) {
       assert.ok(walk.walked.has(route), `${route} was walked`);
     }
     assert.ok(walk.walked.size > 40, `routes walked: ${walk.walked.size}`);
@@ -300,7 +300,7 @@ describe('what each role may do, as the table says', () => {
     assert.equal(presets.status, 200);
     assert.ok(presets.json.some((found: { presetid: string }) => found.presetid === ownPreset.json.presetid));
     assert.equal((await as(readonly, 'GET', `/v1/config/presetalert/${ownPreset.json.presetid}`)).status, 200);
-    for (const path of ['/v1/alerts/deliveries', '/v1/usage', '/v1/config/categories/views', `/v2/export?from=0&to=${Date.now()}`]) assert.equal((await as(readonly, 'GET', path)).status, 200, path);
+    for (const path of ['/v1/alerts/deliveries', '/v1/usage', '/v1/config/categories/views', `/v2/export?from=0&to=${Date.now()}`, `/v1/viewer/patterns?from=0&to=${Date.now()}`]) assert.equal((await as(readonly, 'GET', path)).status, 200, path);
 
     assertRefused(await as(readonly, 'POST', '/v1/config/view', { name: 'by readonly', query: 'x' }), 'readonly', 'member', 'create a view');
     assertRefused(await as(readonly, 'PUT', `/v1/config/view/${ownView.json.viewid}`, { name: 'renamed', query: 'x' }), 'readonly', 'member', 'edit a view');

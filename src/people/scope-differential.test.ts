@@ -375,6 +375,25 @@ async function checkFacets(c: Case, ask: Ask, oracle: LineRecord[]): Promise<voi
   }
 }
 
+/**
+ * Log patterns: the member's count is the scope's lines, every example is a line inside it, and
+ * the whole answer (templates, counts, times, volume, examples, new marks) is what the key gets
+ * asking for the same lines by adding the scope's searches to its query.
+ */
+async function checkPatterns(c: Case, ask: Ask, oracle: LineRecord[]): Promise<void> {
+  const what = `/v1/viewer/patterns: ${c.what}, query ${JSON.stringify(ask)}`;
+  const reply = await get(`/v1/viewer/patterns?${askParams(ask, { limit: '500', buckets: '7' })}`, c.member.headers());
+  assert.equal(reply.json.lines, oracle.length, what);
+  const patterns = reply.json.patterns as Array<{ lines: number; first: number; example: string }>;
+  assert.equal(patterns.reduce((sum, pattern) => sum + pattern.lines, 0) + reply.json.others.lines, oracle.length, what);
+  for (const pattern of patterns) {
+    assert.ok(oracle.some((record) => record._line === pattern.example && record._ts === pattern.first), `${what}: EXAMPLE OUTSIDE THE SCOPE: ${pattern.example}`);
+  }
+  const within = c.scope.searches === null ? ask.query : [ask.query, c.scope.searches.map((search) => `(${search})`).join(' OR ')].filter(Boolean).map((part) => `(${part})`).join(' ');
+  const keys = await get(`/v1/viewer/patterns?${askParams({ ...ask, query: within }, { limit: '500', buckets: '7' })}`, keyHeaders());
+  assert.deepEqual(reply.json, keys.json, `${what}: the key's answer for the same lines`);
+}
+
 async function checkBacktest(c: Case, ask: Ask, oracle: LineRecord[]): Promise<void> {
   const channel = { operator: 'presence', triggerlimit: 1, triggerinterval: '1m', immediate: false, terminal: true };
   const reply = await post('/v1/alerts/backtest', c.member.headers(true), { ...ask, days: 1, channel });
@@ -706,6 +725,7 @@ test(
         await checkExports(c, ask, inside);
         await checkHistogram(c, ask, inside);
         await checkFacets(c, ask, inside);
+        await checkPatterns(c, ask, inside);
         await checkBacktest(c, ask, inside);
         await checkCharts(c, ask, inside);
       }

@@ -4,6 +4,7 @@ import type { FacetName, Facets } from '../wire/types.js';
 import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import { META_FIELD_PATHS } from './meta-paths-sql.js';
+import { type PatternGroup, type PatternGroupOptions, type Selection, anyMaskedMatch, linesAt, patternGroups } from './line-patterns.js';
 import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
 import { type LogTables, logTables, sqlString } from './tables.js';
@@ -365,6 +366,25 @@ export class LogStore {
       params,
     );
     return rows.map((row) => row.path);
+  }
+
+  /** A filter's lines grouped by their masked text, for log patterns (line-patterns.ts). */
+  async patternGroups(filter: LineFilter, options: PatternGroupOptions): Promise<PatternGroup[]> {
+    return patternGroups(this.executor, await this.patternSelection(filter), options);
+  }
+
+  /** The text of a filter's lines at these positions, by "ts:id" (line-patterns.ts). */
+  async linesAt(filter: LineFilter, positions: Array<{ ts: number; id: string }>): Promise<Map<string, string>> {
+    return linesAt(this.executor, await this.patternSelection(filter), positions);
+  }
+
+  /** For each RE2 pattern, whether a masked text of a filter's lines matches it (line-patterns.ts). */
+  async anyMaskedMatch(filter: LineFilter, patterns: string[]): Promise<boolean[]> {
+    return anyMaskedMatch(this.executor, await this.patternSelection(filter), patterns);
+  }
+
+  private async patternSelection(filter: LineFilter): Promise<Selection> {
+    return { table: this.tables.reads, ...this.selection(await this.expanded(filter)) };
   }
 
   /** The lines and bytes of a filter's lines. */

@@ -2,6 +2,7 @@ import type { ServiceAuth } from '../http/service-auth.js';
 import type { Subsystem } from '../lib/subsystem.js';
 import type { LogStore } from '../store/log-store.js';
 import { histogramRoutes } from './histogram-routes.js';
+import { patternsRoutes } from './patterns/patterns-routes.js';
 import { staticRoutes } from './static-routes.js';
 import { viewerRoutes } from './viewer-routes.js';
 
@@ -19,6 +20,7 @@ export function startViewer(deps: ViewerDeps): Subsystem {
     routes: async (app) => {
       await app.register(histogramRoutes, { auth: deps.auth, store: deps.store });
       await app.register(viewerRoutes, { auth: deps.auth, store: deps.store });
+      await app.register(patternsRoutes, { auth: deps.auth, store: deps.store });
       if (!(await staticRoutes(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
     },
     close: async () => {},

@@ -24,6 +24,7 @@ import { SuspendedBanner } from './ingestion/SuspendedBanner.js';
 import { LiveToggle } from './tail/LiveToggle.js';
 import { NewLinesButton, SamplingNotice } from './tail/TailNotices.js';
 import { useLiveLines } from './tail/useLiveLines.js';
+import { PatternsPane } from './patterns/PatternsPane.js';
 import { ViewEditor } from './views-alerts/ViewEditor.js';
 import { ViewsSidebar } from './views-alerts/ViewsSidebar.js';
 import { useAlertLink } from './views-alerts/useAlertLink.js';
@@ -94,6 +95,7 @@ export function Viewer({ session }: { session: Session }) {
             onContext={setContext}
             notice={<SamplingNotice sampling={live.sampling} />}
             footer={<NewLinesButton pending={live.pending} onResume={live.resume} />}
+            patterns={(shown, showLines) => <PatternsPane session={session} filters={filters} open={shown} onSearch={(query) => (showLines(), search(query))} />}
           />
         </div>
         {context && <ContextPanel line={context} onClose={() => setContext(null)} />}

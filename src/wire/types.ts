@@ -60,6 +60,44 @@ export interface HistogramResponse {
   buckets: HistogramBucket[];
 }
 
+/** One log pattern of GET /v1/viewer/patterns. */
+export interface LogPattern {
+  /** Stable for the same template, whatever range or search found it. */
+  id: string;
+  /** The lines' constant text with each variable part as `<*>`. */
+  template: string;
+  /** Matching lines of this pattern, exact. */
+  lines: number;
+  /** lines / the answer's lines. */
+  share: number;
+  /** Unix ms of its first and last matching line. */
+  first: number;
+  last: number;
+  /** Its first matching line's text. */
+  example: string;
+  /** A search that finds every line of the pattern (it may find others; '' when no word of it is constant). */
+  query: string;
+  /** No line of the same search in the window before the range fits the template (PatternsResponse.before). */
+  new: boolean;
+  /** Lines per bucket of the range (PatternsResponse.interval wide, from `from`). */
+  volume: number[];
+}
+
+/** GET /v1/viewer/patterns: the search's lines grouped into templates, most lines first. */
+export interface PatternsResponse {
+  /** Every matching line: the patterns' lines, with others.lines, sum to it. */
+  lines: number;
+  from: number;
+  to: number;
+  /** Width in ms of each pattern's volume bucket. */
+  interval: number;
+  /** The window of equal length just before `from` in which a pattern's lines make it not new. */
+  before: { from: number; to: number };
+  patterns: LogPattern[];
+  /** The patterns past `limit`, and their lines. */
+  others: { patterns: number; lines: number };
+}
+
 export type FacetName = 'host' | 'app' | 'level' | 'tag';
 
 /** GET /v1/viewer/facets: each menu's values, counted under every selection but its own. */

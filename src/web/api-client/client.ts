@@ -13,6 +13,7 @@ import type {
   ExportRecord,
   Facets,
   HistogramResponse,
+  PatternsResponse,
   Preset,
   SavedView,
   TestSendResult,
@@ -45,7 +46,9 @@ export type {
   Facets,
   HistogramBucket,
   HistogramResponse,
+  LogPattern,
   MetaUnindexedReason,
+  PatternsResponse,
   Preset,
   SavedView,
   TestSendResult,
@@ -311,6 +314,8 @@ export const api = {
   context: endpoint((line: Pick<ExportRecord, '_id' | '_ts'>, by: ContextBy, count: number, side?: 'before' | 'after') =>
     get<ContextResponse>(`/v1/viewer/context?id=${line._id}&ts=${line._ts}&by=${by}&${side ? `${side}=${count}&anchor=${side}` : `before=${count}&after=${count}`}`),
   ),
+  /** The search's lines grouped into templates, most lines first, each with its volume in `buckets`. */
+  patterns: endpoint((filters: Filters, limit = 100, buckets = 40) => get<PatternsResponse>(`/v1/viewer/patterns?${filterParams(filters, { limit: String(limit), buckets: String(buckets) })}`)),
   emailExport: endpoint((filters: Filters, address: string) => get<unknown>(`${exportUrl(filters)}&email=${encodeURIComponent(address)}`)),
 
   views: endpoint(() => get<View[]>('/v1/config/view')),
@@ -351,6 +356,8 @@ export const api = {
   usage: endpoint((from: number, to: number) => get<UsageReport>(`/v1/usage?from=${from}&to=${to}`)),
 
   exclusions: endpoint(() => get<ExclusionRule[]>('/v1/config/ingestion/exclusions')),
+  /** Creates an exclusion rule (admins). */
+  createExclusion: endpoint((rule: Omit<ExclusionRule, 'id'>) => post<ExclusionRule>('/v1/config/ingestion/exclusions', rule)),
   /** Lines kept from the store by exclusion rules, over the last day by default. */
   excludedUsage: endpoint(() => get<ExcludedUsage>('/v1/usage/excluded')),
   ingestionStatus: endpoint(() => get<{ is_ingesting: boolean }>('/v1/config/ingestion/status')),
