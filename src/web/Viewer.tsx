@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { LogLine, Session, View } from './api-client/client.js';
 import { ContextPanel } from './search/ContextPanel.js';
 import { ExportMenu } from './search/ExportMenu.js';
+import { FieldsSidebar } from './search/FieldsSidebar.js';
 import { FilterMenus } from './search/FilterMenus.js';
 import { QueryErrors } from './search/QueryErrors.js';
 import { RestoreOffer } from './search/RestoreOffer.js';
@@ -85,6 +86,7 @@ export function Viewer({ session, onSignOut }: { session: Session; onSignOut: ()
               editable={mayEdit(session)}
             />
             <FilterMenus facets={results.facets} selected={state} onChange={(kind, values) => update({ [kind]: values })} />
+            <FieldsSidebar filters={filters} onFilter={addToQuery} />
           </aside>
           <ResultsPane
             state={state}
