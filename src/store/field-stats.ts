@@ -121,20 +121,21 @@ interface StoredFieldRow {
 }
 
 /** The parsed fields and indexed meta of the selection's lines, per key path, most lines first. */
-async function storedFields(executor: SqlExecutor, table: string, where: string, params: SqlParams, options: FieldStatsOptions, hashValues = true): Promise<StoredField[]> {
+async function storedFields(executor: SqlExecutor, table: string, where: string, params: SqlParams, options: FieldStatsOptions, hashed = true): Promise<StoredField[]> {
   // Meta kept as text only (a type clash, the daily cap) is not searched as fields, so not listed.
   const indexedMeta = `if(meta_indexed AND startsWith(meta, '{'), meta, '')`;
   const pairs = `arrayConcat(arrayMap(leaf -> ('fields', leaf.1, leaf.2), ${leafPairs('fields')}), arrayMap(leaf -> ('meta', leaf.1, leaf.2), ${leafPairs(indexedMeta)}))`;
-  // Values are grouped by a 64-bit hash of their text, not the text: over many distinct values
-  // (ids, messages) that took less than half the time. A second hash of each value tells whether
-  // two values met in one group; then the count is done again by text.
-  const grouping = hashValues ? 'cityHash64(pair.3)' : 'pair.3';
-  const values = `SELECT pair.1 AS source, pair.2 AS path, ${grouping} AS grouped, any(pair.3) AS value, count() AS c,
-        min(farmHash64(pair.3)) != max(farmHash64(pair.3)) AS collided,
+  // Grouped by two 64-bit hashes, of the source and path and of the value's text, not by the
+  // texts: a key of fixed size took half the time over many distinct values (ids, messages). A
+  // second hash of each tells whether two texts met in one group; then the count is done again
+  // by text, so every count stays exact.
+  const keys = hashed ? 'cityHash64(pair.1, pair.2) AS field_key, cityHash64(pair.3) AS value_key' : 'pair.1 AS field_key, pair.2 AS path_key, pair.3 AS value_key';
+  const values = `SELECT ${keys}, any(pair.1) AS source, any(pair.2) AS path, any(pair.3) AS value, count() AS c,
+        min(farmHash64(pair.1, pair.2, pair.3)) != max(farmHash64(pair.1, pair.2, pair.3)) AS collided,
         multiIf(match(value, '^-?[0-9]'), 'n', value IN ('true', 'false'), 'b', value = 'null', 'z', 's') AS kind, toFloat64OrZero(value) AS number
       FROM ${table} ARRAY JOIN ${pairs} AS pair
       WHERE ${where} AND (notEmpty(fields) OR (meta_indexed AND startsWith(meta, '{')))
-      GROUP BY source, path, grouped`;
+      GROUP BY ${hashed ? 'field_key, value_key' : 'field_key, path_key, value_key'}`;
   const rows = await executor.rows<StoredFieldRow>(
     `SELECT source, path, max(collided) AS collided, sum(c) AS lines, sumIf(c, kind = 'n') AS numbers, sumIf(c, kind = 'b') AS booleans, sumIf(c, kind = 'z') AS nulls,
             arrayMap(entry -> (entry.2, -entry.1), groupArraySorted(${literalCount(options.top)})((-toInt64(c), value))) AS top,
@@ -144,7 +145,7 @@ async function storedFields(executor: SqlExecutor, table: string, where: string,
      SETTINGS output_format_json_quote_64bit_integers = 0`,
     { ...params, maxFields: options.maxFields },
   );
-  if (hashValues && rows.some((row) => Number(row.collided))) return storedFields(executor, table, where, params, options, false);
+  if (hashed && rows.some((row) => Number(row.collided))) return storedFields(executor, table, where, params, options, false);
   return rows.map((row) => {
     const numbers = Number(row.numbers);
     const [p50, p95, p99] = row.percentiles.map(Number);
