@@ -71,6 +71,12 @@ function leafPairs(json: string, depth = 1, prefix = ''): string {
 
 const BUILTIN_COLUMNS = ['host', 'app', 'level', 'file', 'env'] as const;
 
+/**
+ * Past this much memory the per-value counts spill to disk: a day of lines whose messages all
+ * differ has as many values as lines, and the embedded engine shares the server's process.
+ */
+const GROUP_BY_MEMORY_BYTES = 512 * 1024 * 1024;
+
 /** A whole number for an aggregate function's parameter, which cannot be bound. */
 function literalCount(value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`field-stats: not a count: ${value}`);
@@ -146,7 +152,7 @@ async function storedFields(executor: SqlExecutor, table: string, where: string,
             minIf(number, kind = 'n') AS min, maxIf(number, kind = 'n') AS max, sumIf(number * c, kind = 'n') / numbers AS avg,
             quantilesExactWeightedIf(0.5, 0.95, 0.99)(number, c, kind = 'n') AS percentiles
        FROM (${values}) GROUP BY ${hashed ? 'field_key' : 'field_key, path_key'} ORDER BY lines DESC, source, path LIMIT {maxFields:UInt32}
-     SETTINGS output_format_json_quote_64bit_integers = 0`,
+     SETTINGS output_format_json_quote_64bit_integers = 0, max_bytes_before_external_group_by = ${GROUP_BY_MEMORY_BYTES}`,
     { ...params, maxFields: options.maxFields },
   );
   if (hashed && rows.some((row) => Number(row.collided))) return storedFields(executor, table, where, params, options, false);
