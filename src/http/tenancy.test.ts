@@ -497,6 +497,16 @@ const PROBES: Probe[] = [
   },
   { route: 'GET /v1/viewer/patterns', does: "groups lines naming B's account", auth: 'service', request: (t) => ({ path: `/v1/viewer/patterns?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },
   { route: 'GET /v1/viewer/patterns', does: "groups B's host and word", auth: 'service', request: (t) => ({ path: `/v1/viewer/patterns?${WINDOW}&hosts=${t.host}&query=${t.word}` }), allowed: [200], check: (got) => assert.deepEqual([got.json.lines, got.json.patterns], [0, []]) },
+  // B's lines carry meta whose key and value are the marker, and fields B's parsing rule extracts.
+  { route: 'GET /v1/viewer/fields', does: "lists fields naming B's account", auth: 'service', request: (t) => ({ path: `/v1/viewer/fields?${WINDOW}&account=${t.account}&top=100` }), allowed: [200], bSees: true },
+  {
+    route: 'GET /v1/viewer/fields',
+    does: "lists the fields of B's host and word",
+    auth: 'service',
+    request: (t) => ({ path: `/v1/viewer/fields?${WINDOW}&hosts=${t.host}&query=${t.word}` }),
+    allowed: [200],
+    check: (got) => assert.deepEqual(got.json, { lines: 0, fields: [] }),
+  },
   { route: 'GET /v1/viewer/context', does: "reads around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}` }), allowed: [404], bSees: true },
   { route: 'GET /v1/viewer/context', does: "reads B's host around B's line", auth: 'service', request: (t) => ({ path: `/v1/viewer/context?id=${t.lineId}&ts=${t.lineTs}&by=host&anchor=after` }), allowed: [404] },
   { route: 'GET /v1/usage', does: "counts usage naming B's account", auth: 'service', request: (t) => ({ path: `/v1/usage?${WINDOW}&account=${t.account}` }), allowed: [200], bSees: true },

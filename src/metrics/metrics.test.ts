@@ -159,7 +159,7 @@ describe('metrics of an open server', () => {
     const before = await scrape(server);
     const range = `from=0&to=${Date.now() + 60_000}`;
     const headers = { servicekey: server.org.serviceKey };
-    for (const path of [`/v1/export?${range}&query=${word}`, `/v2/export?${range}&query=${word}`, `/v1/histogram?${range}&query=${word}`, `/v1/viewer/facets?${range}&query=${word}`]) {
+    for (const path of [`/v1/export?${range}&query=${word}`, `/v2/export?${range}&query=${word}`, `/v1/histogram?${range}&query=${word}`, `/v1/viewer/facets?${range}&query=${word}`, `/v1/viewer/fields?${range}&query=${word}`]) {
       const reply = await request(`${server.url}${path}`, { headers });
       assert.equal(reply.status, 200, `${path}: ${reply.text}`);
     }
@@ -171,9 +171,10 @@ describe('metrics of an open server', () => {
     assert.equal(delta('/v2/export'), 1);
     assert.equal(delta('/v1/histogram'), 1);
     assert.equal(delta('/v1/viewer/facets'), 1);
+    assert.equal(delta('/v1/viewer/fields'), 1);
     assert.ok(!afterReads.text.includes(word), 'the query appears nowhere in the scrape');
     const routes = new Set(afterReads.samples.filter((sample) => sample.labels.route !== undefined).map((sample) => sample.labels.route));
-    assert.deepEqual([...routes].sort(), ['/v1/export', '/v1/histogram', '/v1/usage', '/v1/viewer/context', '/v1/viewer/facets', '/v2/export']);
+    assert.deepEqual([...routes].sort(), ['/v1/export', '/v1/histogram', '/v1/usage', '/v1/viewer/context', '/v1/viewer/facets', '/v1/viewer/fields', '/v2/export']);
   });
 
   test('the live-tail gauge counts open tails: 1 while one is open, 0 once it closes', async () => {

@@ -26,7 +26,7 @@ export const REJECTION_REASONS = [
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 /** The read routes whose latency is measured, by their route pattern (never the raw URL). */
-export const QUERY_ROUTES = ['/v1/export', '/v2/export', '/v1/histogram', '/v1/viewer/facets', '/v1/viewer/context', '/v1/usage'] as const;
+export const QUERY_ROUTES = ['/v1/export', '/v2/export', '/v1/histogram', '/v1/viewer/facets', '/v1/viewer/context', '/v1/viewer/fields', '/v1/usage'] as const;
 export type QueryRoute = (typeof QUERY_ROUTES)[number];
 
 export const DELIVERY_CHANNELS = ['email', 'webhook', 'pagerduty', 'slack', 'teams', 'opsgenie', 'victorops'] as const;

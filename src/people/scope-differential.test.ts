@@ -19,6 +19,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { type MemberSession, type Reply, type TestServer, eventually, jsonLines, request, startTestServer } from '../testing/harness.js';
+import { assertFieldsAgree } from '../testing/field-oracle.js';
 import { startHttpReceiver, startSmtpReceiver } from '../testing/receivers.js';
 import { awaitScopeSwitch } from '../testing/scope-switch.js';
 import { type LineFilters, lineMatcher } from '../query/line-matcher.js';
@@ -394,6 +395,12 @@ async function checkPatterns(c: Case, ask: Ask, oracle: LineRecord[]): Promise<v
   assert.deepEqual(reply.json, keys.json, `${what}: the key's answer for the same lines`);
 }
 
+/** The fields sidebar: every field, count, top value and stat is the one the scope's lines alone give. */
+async function checkFields(c: Case, ask: Ask, oracle: LineRecord[]): Promise<void> {
+  const reply = await get(`/v1/viewer/fields?${askParams(ask, { top: '6' })}`, c.member.headers());
+  assertFieldsAgree(reply.json, oracle, 6, `/v1/viewer/fields: ${c.what}, query ${JSON.stringify(ask)}: `);
+}
+
 async function checkBacktest(c: Case, ask: Ask, oracle: LineRecord[]): Promise<void> {
   const channel = { operator: 'presence', triggerlimit: 1, triggerinterval: '1m', immediate: false, terminal: true };
   const reply = await post('/v1/alerts/backtest', c.member.headers(true), { ...ask, days: 1, channel });
@@ -726,6 +733,7 @@ test(
         await checkHistogram(c, ask, inside);
         await checkFacets(c, ask, inside);
         await checkPatterns(c, ask, inside);
+        await checkFields(c, ask, inside);
         await checkBacktest(c, ask, inside);
         await checkCharts(c, ask, inside);
       }

@@ -31,6 +31,9 @@ const MAX_LENGTH = 10_000;
  */
 const MAX_TERMS = 200;
 
+/** Whether the language reads `name:` as a field search (else the word is searched as text). */
+export const isFieldName = (name: string): boolean => FIELD_NAME.test(name);
+
 export function resolveField(name: string): FieldRef {
   if (name === 'source') return { kind: 'builtin', name: 'host' };
   if (BUILTIN.has(name)) return { kind: 'builtin', name: name as 'host' };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredLine } from './types.js';
 import { exportRecord } from './export-record.js';
+import { EXPORT_RECORD_KEYS, EXTRA_RECORD_KEYS } from '../wire/export-record-keys.js';
 
 const stored: StoredLine = {
   account: 'acct',
@@ -53,4 +54,13 @@ test('fields that are not a JSON object add nothing at the top level', () => {
   const record = exportRecord({ ...stored, fields: '[1,2]', extra: 'broken{' });
   assert.equal(record['0'], undefined);
   assert.equal(record._app, 'api');
+});
+
+test("a record's own keys are the ones the viewer knows (wire/export-record-keys.ts), so it reads every other key as a field", () => {
+  const record = exportRecord({ ...stored, fields: '', extra: '', meta_indexed: false, meta_note: 'type-conflict' });
+  assert.deepEqual(Object.keys(record).filter((key) => !EXPORT_RECORD_KEYS.includes(key)), []);
+  assert.deepEqual(EXPORT_RECORD_KEYS.filter((key) => !(key in record)), [], 'each listed key is set by exportRecord');
+  const withFields = exportRecord({ ...stored, line: '10.0.0.1 - - "GET / HTTP/1.1" 200', logtype: 'nginx', fields: '{"_status":200,"path":"/"}', extra: '{"pid":3}' });
+  assert.deepEqual(Object.keys(withFields).filter((key) => !EXPORT_RECORD_KEYS.includes(key)), ['_status', 'path', 'pid']);
+  assert.ok(EXTRA_RECORD_KEYS.includes('pid'));
 });

@@ -1,4 +1,5 @@
 import { type ChartQuery, type ChartRows, chartSeries } from './chart-series.js';
+import { type FieldStatsOptions, type StoredFieldStats, fieldStats } from './field-stats.js';
 import { ARCHIVE_RECORD_COLUMNS, ARCHIVE_RECORD_SETTINGS } from './archive-record-sql.js';
 import type { FacetName, Facets } from '../wire/types.js';
 import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
@@ -273,6 +274,12 @@ export class LogStore {
     for (const row of rows) result[row.facet].push({ value: row.value, count: Number(row.count) });
     for (const list of Object.values(result)) list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
     return result;
+  }
+
+  /** Every field of a filter's lines with its top values and, for numbers, stats (field-stats.ts). */
+  async fieldStats(filter: LineFilter, options: FieldStatsOptions): Promise<StoredFieldStats> {
+    const { where, params } = this.selection(await this.expanded(filter));
+    return fieldStats(this.executor, this.tables.reads, where.join(' AND '), params, options);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { ServiceAuth } from '../http/service-auth.js';
 import type { Subsystem } from '../lib/subsystem.js';
 import type { LogStore } from '../store/log-store.js';
+import { fieldsRoutes } from './fields-routes.js';
 import { histogramRoutes } from './histogram-routes.js';
 import { patternsRoutes } from './patterns/patterns-routes.js';
 import { staticRoutes } from './static-routes.js';
@@ -13,7 +14,7 @@ export interface ViewerDeps {
 
 /**
  * The log viewer's server side: the read APIs only the viewer uses (histogram, facets, line
- * context), and the built browser app (src/web) at /. Signing in is people's (src/people).
+ * context, the fields sidebar), and the built browser app (src/web) at /. Signing in is people's (src/people).
  */
 export function startViewer(deps: ViewerDeps): Subsystem {
   return {
@@ -21,6 +22,7 @@ export function startViewer(deps: ViewerDeps): Subsystem {
       await app.register(histogramRoutes, { auth: deps.auth, store: deps.store });
       await app.register(viewerRoutes, { auth: deps.auth, store: deps.store });
       await app.register(patternsRoutes, { auth: deps.auth, store: deps.store });
+      await app.register(fieldsRoutes, { auth: deps.auth, store: deps.store });
       if (!(await staticRoutes(app))) app.log.warn('the log viewer is not built (npm run build); serving the API only');
     },
     close: async () => {},

@@ -5,6 +5,7 @@ import { useChartThis } from './boards/ChartThis.js';
 import { searchGraph } from './boards/graph-form.js';
 import { ContextPanel } from './search/ContextPanel.js';
 import { ExportMenu } from './search/ExportMenu.js';
+import { FieldsSidebar } from './search/FieldsSidebar.js';
 import { FilterMenus } from './search/FilterMenus.js';
 import { QueryErrors } from './search/QueryErrors.js';
 import { RestoreOffer } from './search/RestoreOffer.js';
@@ -44,7 +45,7 @@ export function Viewer({ session }: { session: Session }) {
   const [editor, setEditor] = useState<View | 'new' | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const fields = useFieldNames(lines);
-  // "Chart this": the fields sidebar's onChartField is chart.open; chart.panel shows the chart.
+  // "Chart this": a number field in the fields sidebar opens chart.panel on it.
   const chart = useChartThis(filters, session);
 
   const openView = (view: View) => search(view.query, openingView(view));
@@ -81,6 +82,7 @@ export function Viewer({ session }: { session: Session }) {
               editable={mayEdit(session)}
             />
             <FilterMenus facets={results.facets} selected={state} onChange={(kind, values) => update({ [kind]: values })} />
+            <FieldsSidebar filters={filters} onFilter={addToQuery} onChartField={chart.open} />
           </aside>
           <ResultsPane
             state={state}

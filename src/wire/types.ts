@@ -103,6 +103,39 @@ export type FacetName = 'host' | 'app' | 'level' | 'tag';
 /** GET /v1/viewer/facets: each menu's values, counted under every selection but its own. */
 export type Facets = Record<FacetName, Array<{ value: string; count: number }>>;
 
+/** A field's type in GET /v1/viewer/fields: the type most of its values have (docs/search.md). */
+export type FieldType = 'string' | 'number' | 'boolean';
+
+/** A numeric field's figures over its numeric values; percentiles are exact (values that occur). */
+export interface FieldStats {
+  min: number;
+  max: number;
+  avg: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+/** One field of GET /v1/viewer/fields. */
+export interface FieldSummary {
+  /** The name search finds it by: `status`, `meta.customer`, `app`. */
+  name: string;
+  type: FieldType;
+  /** Matching lines that have the field. */
+  lines: number;
+  /** Its most frequent values, most lines first, with exact counts. */
+  top: Array<{ value: string; lines: number }>;
+  /** For a number only. */
+  stats?: FieldStats;
+}
+
+/** GET /v1/viewer/fields: the fields the search's lines carry, most lines first. */
+export interface FieldsResponse {
+  /** Lines the search matches. */
+  lines: number;
+  fields: FieldSummary[];
+}
+
 /** GET /v1/viewer/context. */
 export interface ContextResponse {
   line: ExportRecord;

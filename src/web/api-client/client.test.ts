@@ -16,6 +16,8 @@ describe('the requests the app makes', () => {
     assert.equal(api.histogram.request(some).path, '/v1/histogram?from=1000&to=2000&query=level%3Aerror+%22timed+out%22&hosts=web-1%2Cweb-2&apps=api&tags=prod&buckets=60');
     assert.equal(api.facets.request(none).path, '/v1/viewer/facets?from=1000&to=2000');
     assert.equal(api.patterns.request(some).path, '/v1/viewer/patterns?from=1000&to=2000&limit=100&buckets=40&query=level%3Aerror+%22timed+out%22&hosts=web-1%2Cweb-2&apps=api&tags=prod');
+    assert.equal(api.fields.request(some).path, '/v1/viewer/fields?from=1000&to=2000&top=5&query=level%3Aerror+%22timed+out%22&hosts=web-1%2Cweb-2&apps=api&tags=prod', 'the fields sidebar, five top values by default');
+    assert.equal(api.fields.request(none, 10).path, '/v1/viewer/fields?from=1000&to=2000&top=10');
   });
 
   test('the export link and its e-mail, which share the search', () => {

@@ -12,6 +12,7 @@ import type {
   ExportPage,
   ExportRecord,
   Facets,
+  FieldsResponse,
   HistogramResponse,
   PatternsResponse,
   Preset,
@@ -44,6 +45,10 @@ export type {
   ExportPage as Page,
   ExportRecord as LogLine,
   Facets,
+  FieldStats,
+  FieldSummary,
+  FieldsResponse,
+  FieldType,
   HistogramBucket,
   HistogramResponse,
   LogPattern,
@@ -310,6 +315,8 @@ export const api = {
   histogram: endpoint((filters: Filters) => get<HistogramResponse>(`/v1/histogram?${filterParams(filters)}&buckets=60`)),
   // Each menu is counted with the other menus' selections applied (the server cross-filters).
   facets: endpoint((filters: Filters) => get<Facets>(`/v1/viewer/facets?${filterParams(filters)}`)),
+  /** The fields sidebar: every field of the search's lines, its top `top` values with exact counts, stats for numbers. */
+  fields: endpoint((filters: Filters, top = 5) => get<FieldsResponse>(`/v1/viewer/fields?${filterParams(filters, { top: String(top) })}`)),
   /** Lines around `line`: `count` on each side, or (with `side`) only on that side of it. */
   context: endpoint((line: Pick<ExportRecord, '_id' | '_ts'>, by: ContextBy, count: number, side?: 'before' | 'after') =>
     get<ContextResponse>(`/v1/viewer/context?id=${line._id}&ts=${line._ts}&by=${by}&${side ? `${side}=${count}&anchor=${side}` : `before=${count}&after=${count}`}`),

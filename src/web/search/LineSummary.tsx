@@ -1,6 +1,6 @@
 import type { LogLine } from '../api-client/client.js';
 import type { TimeFormats } from '../shared/time-formats.js';
-import { display, fieldValue, jsonMessage, levelClass } from './line-fields.js';
+import { display, fieldValue, levelClass, lineText } from './line-fields.js';
 import { Marked } from './Marked.js';
 import { MetaBadge } from './MetaBadge.js';
 
@@ -40,10 +40,13 @@ export function LineSummary({ line, columns, raw, open, times, onClick }: Props)
   );
 }
 
-/** A line's text: for a JSON line its message, then its other fields as quiet key=value chips. */
+/**
+ * A line's text: for a JSON line its message, else the line itself; then its other stored fields
+ * (a JSON line's, or those a format parser or a parsing rule extracted) as quiet key=value chips.
+ */
 function LineText({ line, raw }: { line: LogLine; raw: boolean }) {
-  const json = raw ? null : jsonMessage(line);
-  if (!json) {
+  const text = raw ? null : lineText(line);
+  if (!text || (!text.json && text.fields.length === 0)) {
     return (
       <span className="text">
         <Marked text={line._line} />
@@ -51,9 +54,9 @@ function LineText({ line, raw }: { line: LogLine; raw: boolean }) {
     );
   }
   return (
-    <span className="text" data-json="true">
-      <Marked text={json.message} />
-      {json.fields.map((field) => (
+    <span className="text" data-json={text.json ? 'true' : undefined}>
+      <Marked text={text.message} />
+      {text.fields.map((field) => (
         <span key={field.path} className="kv" data-testid="kv">
           {field.path}=<Marked text={display(field.value)} />
         </span>

@@ -1,4 +1,7 @@
 import type { LogLine } from '../api-client/client.js';
+import { searchName } from '../../query/field-names.js';
+import { isFieldName, resolveField } from '../../query/parser.js';
+import { EXPORT_RECORD_KEYS, EXTRA_RECORD_KEYS } from '../../wire/export-record-keys.js';
 
 /**
  * Reading a line's fields the way the search language names them: built-in fields (host, app,
@@ -17,14 +20,18 @@ const BUILTIN_VALUE: Record<string, (line: LogLine) => unknown> = {
   env: (line) => line.env ?? '',
 };
 
+const RECORD_KEYS = new Set(EXPORT_RECORD_KEYS);
+const EXTRA_KEYS = new Set(EXTRA_RECORD_KEYS);
+
 const parsedCache = new WeakMap<LogLine, Record<string, unknown> | null>();
-/** The line's JSON object, or null for a line that is not JSON. */
+/** The line's text parsed as a JSON object from its first brace (as ingest reads it), or null for a line that is not JSON. */
 export function parsedJson(line: LogLine): Record<string, unknown> | null {
   if (parsedCache.has(line)) return parsedCache.get(line)!;
   let parsed: Record<string, unknown> | null = null;
-  if (line._line.startsWith('{')) {
+  const start = line._line.indexOf('{');
+  if (start >= 0) {
     try {
-      const value = JSON.parse(line._line);
+      const value = JSON.parse(line._line.slice(start));
       if (value && typeof value === 'object' && !Array.isArray(value)) parsed = value;
     } catch {
       parsed = null;
@@ -34,40 +41,82 @@ export function parsedJson(line: LogLine): Record<string, unknown> | null {
   return parsed;
 }
 
+const storedCache = new WeakMap<LogLine, Record<string, unknown>>();
+/**
+ * The fields stored with a line, by their stored names (`status` as `_status`): what a JSON line
+ * carried, what a format parser (nginx, logfmt...) or a custom parsing rule extracted. The export
+ * record lays them at its top level beside its own keys (wire/export-record-keys.ts); they are
+ * read from there, not from the line's text, which for a parsed text line holds no JSON at all.
+ *
+ * An agent's extra keys (pid, prival...) sit at the same level and field searches do not read
+ * them; a key of that name counts as a field only on a line whose JSON text has it.
+ */
+export function storedFields(line: LogLine): Record<string, unknown> {
+  const cached = storedCache.get(line);
+  if (cached) return cached;
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(line)) {
+    if (RECORD_KEYS.has(key)) continue;
+    if (EXTRA_KEYS.has(key) && !Object.hasOwn(parsedJson(line) ?? {}, key)) continue;
+    fields[key] = line[key];
+  }
+  storedCache.set(line, fields);
+  return fields;
+}
+
+/** One field of a line, by the name search finds it by (`label` when none does) and its value. */
 export interface Leaf {
-  /** The name a search uses for it: `user.id`, `meta.order.id`. */
+  /** The search name (`status`, `user.id`, `meta.order.id`), or the stored path when the language has no name for it. */
   path: string;
+  /** Whether `path` is a name the search language finds this field by. */
+  searchable: boolean;
   value: unknown;
 }
 
-/** Every leaf of an object by dot path; arrays are leaves (their values are searched one by one). */
-export function leaves(value: unknown, prefix: string): Leaf[] {
+/** Every leaf of an object by key path; arrays and empty objects are leaves (an array's values are searched one by one). */
+function keyPaths(value: unknown, prefix: string[]): Array<{ keys: string[]; value: unknown }> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value as Record<string, unknown>);
-    if (!entries.length) return [{ path: prefix, value }];
-    return entries.flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key));
+    if (!entries.length) return prefix.length ? [{ keys: prefix, value }] : [];
+    return entries.flatMap(([key, child]) => keyPaths(child, [...prefix, key]));
   }
-  return [{ path: prefix, value }];
+  return prefix.length ? [{ keys: prefix, value }] : [];
 }
 
-/** For a JSON line: its message and its other fields; null when the line is not JSON or has no message field. */
-export function jsonMessage(line: LogLine): { message: string; fields: Leaf[] } | null {
-  const parsed = parsedJson(line);
-  if (!parsed) return null;
-  const key = MESSAGE_KEYS.find((candidate) => typeof parsed[candidate] === 'string');
-  if (!key) return null;
-  const rest = { ...parsed };
+/** A line's stored fields (storedFields) or its meta as leaves, by search names. */
+export function fieldLeaves(value: unknown, source: 'fields' | 'meta'): Leaf[] {
+  return keyPaths(value, []).map(({ keys, value: leafValue }) => {
+    const name = searchName(source, keys);
+    return { path: name ?? [...(source === 'meta' ? ['meta'] : []), ...keys].join('.'), searchable: name !== null, value: leafValue };
+  });
+}
+
+/** The leaves of a line's stored fields, by search names. */
+export const lineFields = (line: LogLine): Leaf[] => fieldLeaves(storedFields(line), 'fields');
+
+/**
+ * A line's text as the list shows it: for a JSON line with a message field, that message; else
+ * the line itself. Then the line's other fields, shown as quiet key=value chips.
+ */
+export function lineText(line: LogLine): { message: string; fields: Leaf[]; json: boolean } {
+  const stored = storedFields(line);
+  const key = line._logtype === 'json' ? MESSAGE_KEYS.find((candidate) => typeof stored[candidate] === 'string') : undefined;
+  if (key === undefined) return { message: line._line, fields: lineFields(line), json: false };
+  const rest = { ...stored };
   delete rest[key];
-  return { message: parsed[key] as string, fields: leaves(rest, '') };
+  return { message: stored[key] as string, fields: fieldLeaves(rest, 'fields'), json: true };
 }
 
 /** A field's value on a line, by its search name; undefined when the line does not have it. */
 export function fieldValue(line: LogLine, name: string): unknown {
   if (BUILTIN_VALUE[name]) return BUILTIN_VALUE[name](line);
-  const path = name.split('.');
-  let value: unknown = path[0] === 'meta' ? line.meta : parsedJson(line);
-  for (const key of path[0] === 'meta' ? path.slice(1) : path) {
-    if (value === null || typeof value !== 'object') return undefined;
+  if (!isFieldName(name)) return undefined;
+  const field = resolveField(name);
+  if (field.kind === 'builtin') return BUILTIN_VALUE[field.name](line);
+  if (field.kind === 'size') return line._mezmo_line_size;
+  let value: unknown = field.kind === 'meta' ? line.meta : storedFields(line);
+  for (const key of field.path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
@@ -88,9 +137,7 @@ export function collectFields(lines: LogLine[], names: Set<string>, read: WeakSe
   for (const line of lines) {
     if (read.has(line)) continue;
     read.add(line);
-    if (line.meta !== undefined && line.meta !== null) for (const leaf of leaves(line.meta, 'meta')) names.add(leaf.path);
-    const parsed = parsedJson(line);
-    if (parsed) for (const leaf of leaves(parsed, '')) names.add(leaf.path);
+    for (const leaf of [...lineFields(line), ...fieldLeaves(line.meta, 'meta')]) if (leaf.searchable) names.add(leaf.path);
   }
 }
 
@@ -124,12 +171,19 @@ export function detailRows(line: LogLine): DetailRow[] {
     { label: 'env', field: 'env', value: line.env },
     { label: 'tag', field: 'tag', value: line.tags?.length ? line.tags : '' },
   ];
-  // A JSON line's fields by the names it was sent with (the search also knows the stored `_status` form by that name).
-  const parsed = parsedJson(line);
-  if (parsed) found.push(...leaves(parsed, '').map((leaf: Leaf) => ({ label: leaf.path, field: leaf.path, value: leaf.value })));
-  if (line.meta !== undefined && line.meta !== null) found.push(...leaves(line.meta, 'meta').map((leaf) => ({ label: leaf.path, field: leaf.path, value: leaf.value })));
+  // The line's stored fields by the names search finds them by, whatever format it arrived in.
+  const row = (leaf: Leaf): DetailRow => ({ label: leaf.path, ...(leaf.searchable ? { field: leaf.path } : {}), value: leaf.value });
+  found.push(...lineFields(line).map(row));
+  // Meta kept as text only (a type clash, the daily cap...) is shown, not offered as filters.
+  found.push(...fieldLeaves(line.meta, 'meta').map((leaf) => row(line._metaUnindexed ? { ...leaf, searchable: false } : leaf)));
+  if (typeof line.meta !== 'object') found.push({ label: 'meta', value: line.meta });
   found.push({ label: '_mezmo_line_size', field: '_mezmo_line_size', value: line._mezmo_line_size });
   for (const key of ['_logtype', '_ip', '_mac']) found.push({ label: key, value: line[key] });
+  // An agent's extra keys are shown, not offered as filters: field searches do not read them.
+  const stored = storedFields(line);
+  for (const key of EXTRA_RECORD_KEYS) {
+    if (!Object.hasOwn(stored, key)) found.push(...keyPaths(line[key], [key]).map((leaf) => ({ label: leaf.keys.join('.'), value: leaf.value })));
+  }
   return found.filter((row) => row.value !== '' && row.value !== undefined && row.value !== null);
 }
 
