@@ -144,6 +144,50 @@ describe('the navigation and the pages at their addresses (Chromium)', { skip: b
     assert.equal(await page.inputValue('[data-testid=query]'), 'alpha');
   });
 
+  test('the Search link follows each change of the search: on the search page, and after Back and Forward', async () => {
+    const searchLinkIs = (address: string) => page.waitForSelector(`[data-testid=nav-search][href=${JSON.stringify(address)}]`, { timeout: 5_000 });
+    const runSearch = async (query: string) => {
+      await page.fill('[data-testid=query]', query);
+      await page.press('[data-testid=query]', 'Enter');
+      await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('q') === query);
+      return `/${new URL(page.url()).search}`;
+    };
+    await page.goto(`${server.url}/?q=alpha&range=24h`);
+    await page.waitForSelector('[data-testid=line]');
+    const request = await runSearch('request');
+    await searchLinkIs(request);
+    // On the search page the link is the search shown: a click changes nothing, the address least of all.
+    await page.click('[data-testid=nav-search]');
+    assert.equal(`/${new URL(page.url()).search}`, request);
+    assert.equal(await page.inputValue('[data-testid=query]'), 'request');
+
+    await page.click('[data-testid=nav-boards]');
+    await page.waitForSelector('[data-testid=boards-page]');
+    await searchLinkIs(request);
+    await page.click('[data-testid=nav-search]');
+    await page.waitForSelector('[data-testid=line]');
+    assert.equal(await page.inputValue('[data-testid=query]'), 'request');
+    const took = await runSearch('took');
+    await searchLinkIs(took);
+    // Back to the earlier search, then out of the search page: the search last left is `request`.
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'request');
+    await searchLinkIs(request);
+    await page.goBack();
+    await page.waitForSelector('[data-testid=boards-page]');
+    await searchLinkIs(request);
+    await page.goForward();
+    await page.goForward();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'took');
+    await searchLinkIs(took);
+    await page.click('[data-testid=nav-settings]');
+    await page.waitForSelector('[data-testid=people-page]');
+    await searchLinkIs(took);
+    await page.click('[data-testid=nav-search]');
+    await page.waitForSelector('[data-testid=line]');
+    assert.equal(await page.inputValue('[data-testid=query]'), 'took');
+  });
+
   test("a member is not offered the admins' pages, and opening one by its address is refused", async () => {
     const theirs = await newPage();
     await signInWithPassword(server, theirs, member.email, member.password);

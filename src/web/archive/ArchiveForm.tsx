@@ -39,22 +39,22 @@ export function ArchiveForm({ current, onDone }: { current: ArchiveConfig | null
       </label>
       <label>
         Endpoint <span className="muted">(required for IBM and DigitalOcean)</span>
-        <input value={body.endpoint ?? ''} onChange={(event) => set({ endpoint: event.target.value })} placeholder="https://…" />
+        <input value={body.endpoint ?? ''} onChange={(event) => set({ endpoint: event.target.value })} placeholder="https://…" data-testid="archive-endpoint-input" />
       </label>
       <label>
         Region
-        <input value={body.region ?? ''} onChange={(event) => set({ region: event.target.value })} />
+        <input value={body.region ?? ''} onChange={(event) => set({ region: event.target.value })} data-testid="archive-region-input" />
       </label>
       <label>
         Access key
-        <input value={body.accesskey} onChange={(event) => set({ accesskey: event.target.value })} required autoComplete="off" />
+        <input value={body.accesskey} onChange={(event) => set({ accesskey: event.target.value })} required autoComplete="off" data-testid="archive-accesskey-input" />
       </label>
       <label>
         Secret key {current && <span className="muted">(leave empty to keep the stored one)</span>}
-        <input type="password" value={body.secretkey ?? ''} onChange={(event) => set({ secretkey: event.target.value })} required={!current} autoComplete="new-password" />
+        <input type="password" value={body.secretkey ?? ''} onChange={(event) => set({ secretkey: event.target.value })} required={!current} autoComplete="new-password" data-testid="archive-secretkey-input" />
       </label>
       <label className="check">
-        <input type="checkbox" checked={body.forcepathstyle} onChange={(event) => set({ forcepathstyle: event.target.checked })} /> Path-style addresses
+        <input type="checkbox" checked={body.forcepathstyle} onChange={(event) => set({ forcepathstyle: event.target.checked })} data-testid="archive-pathstyle-input" /> Path-style addresses
       </label>
       {error && (
         <p className="error" role="alert">
@@ -62,7 +62,7 @@ export function ArchiveForm({ current, onDone }: { current: ArchiveConfig | null
         </p>
       )}
       <span className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
+        <button type="submit" className="primary" disabled={saving} data-testid="save-archive">
           {saving ? 'Checking the bucket…' : 'Save'}
         </button>
         <button type="button" onClick={() => onDone(false)}>

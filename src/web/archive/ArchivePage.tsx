@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, type ArchiveConfig, type ArchiveStatus, api } from '../api-client/client.js';
+import { ApiError, type ArchiveConfig, type ArchiveStatus, type Session, api } from '../api-client/client.js';
 import { errorText } from '../shared/error-text.js';
 import { useTimeFormats } from '../shared/time-zone.js';
 import { ArchiveForm } from './ArchiveForm.js';
@@ -8,8 +8,12 @@ import { ArchiveForm } from './ArchiveForm.js';
  * The organisation's archive, for admins: the bucket its lines go to (never the secret key, which
  * the server does not give back), the archiver's progress and newest files, and a form that sets
  * or replaces the bucket. The server proves the credentials by writing to the bucket before it saves.
+ * The archive carries every line of the organisation, so an admin with an access scope may see it
+ * and end it, but not say where it goes: the server refuses them that (archive-routes.ts), and the
+ * page does not offer it.
  */
-export function ArchivePage() {
+export function ArchivePage({ session }: { session: Pick<Session, 'scoped'> }) {
+  const maySetBucket = !session.scoped;
   const [config, setConfig] = useState<ArchiveConfig | null | undefined>(undefined);
   const [status, setStatus] = useState<ArchiveStatus | null>(null);
   const [editing, setEditing] = useState(false);
@@ -24,7 +28,7 @@ export function ArchivePage() {
       <div className="settings-body archive-page" data-testid="archive-page">
         <header className="settings-header">
           <h2>Archive</h2>
-          {config !== undefined && !editing && (
+          {config !== undefined && !editing && maySetBucket && (
             <button type="button" onClick={() => setEditing(true)} data-testid="edit-archive">
               {config ? 'Change the bucket' : 'Set up archiving'}
             </button>
@@ -34,6 +38,11 @@ export function ArchivePage() {
         {error && (
           <p className="error" role="alert">
             {error}
+          </p>
+        )}
+        {!maySetBucket && (
+          <p className="muted" data-testid="archive-scoped-note">
+            Your access scope limits which lines you see; the archive carries every line, so only an admin without a scope sets its bucket.
           </p>
         )}
         {config === null && !editing && (

@@ -1,12 +1,13 @@
 import { type Route, navItemOf } from '../navigation/routes.js';
 import { Link } from '../navigation/Link.js';
-import { searchPath } from '../navigation/useRoute.js';
+import { useSearchPath } from '../navigation/useRoute.js';
 
 /** The viewer's main navigation: the search, the boards and the settings; the current one is marked. */
 export function MainNav({ route }: { route: Route }) {
   const current = navItemOf(route);
+  const searchPath = useSearchPath();
   const items = [
-    { item: 'search', label: 'Search', to: searchPath() },
+    { item: 'search', label: 'Search', to: searchPath },
     { item: 'boards', label: 'Boards', to: '/boards' },
     { item: 'settings', label: 'Settings', to: '/settings' },
   ] as const;

@@ -45,7 +45,7 @@ function Section({ session, section }: { session: Session; section: SettingsSect
     case 'exclusions':
       return <ExclusionsPage />;
     case 'archive':
-      return <ArchivePage />;
+      return <ArchivePage session={session} />;
     case 'usage':
       return <UsagePage />;
     case 'audit':
