@@ -84,9 +84,10 @@ class ArrivalRate {
  * has waited its budget. The engine's cost per line falls with the size of its inserts (fewer parts
  * to write and merge; docs/performance.md), and without the wait a closed loop of senders settles
  * into two cohorts, each written as half the insert it could be. The target is sized to the load:
- * `gatherLines` within `gatherMs` when lines come slowly; under a fleet, the lines that arrive in
- * LOADED_BUDGET_FACTOR × `gatherMs`, up to maxBatchLines, within that longer budget. A lone request
- * is written once nothing else comes for QUIET_MS, whatever the target.
+ * `gatherLines` within `gatherMs` when lines come slowly; under a fleet, while more requests are
+ * being read, the lines that arrive in LOADED_BUDGET_FACTOR × `gatherMs`, up to maxBatchLines,
+ * within that longer budget (gather). A lone request is written once nothing else comes for
+ * QUIET_MS, whatever the target.
  */
 export class GroupCommitBatcher {
   private queue: Waiting[] = [];
@@ -170,16 +171,28 @@ export class GroupCommitBatcher {
     return { lines: Math.min(Math.round(expected), maxBatchLines), budgetMs: loadedMs };
   }
 
-  /** Waits while more lines are on their way, within the oldest request's budget and the load's target. */
+  /**
+   * Waits while more lines are on their way: first, as under a light load, until gatherLines wait,
+   * within the oldest request's gatherMs; then, if the load's target is larger, for as long as
+   * requests are still being read, until the target or the loaded budget. A closed loop of fewer
+   * senders than that (bench/ingest's 8) has nothing left to read once its requests are queued, so
+   * it is written as before; a fleet always has more being read, so its inserts grow.
+   */
   private async gather(): Promise<void> {
-    const target = this.loadTarget();
-    const deadline = this.queue[0].queuedAt + target.budgetMs;
+    const { gatherLines, gatherMs, maxBatchLines } = this.options;
+    const light = Math.min(gatherLines, maxBatchLines);
+    const oldest = this.queue[0].queuedAt;
     for (;;) {
       const now = performance.now();
-      if (this.queuedLines >= target.lines || now >= deadline) return;
+      if (this.queuedLines >= light) break;
+      if (now >= oldest + gatherMs) return;
       const quietFor = now - this.lastSign;
       if (quietFor >= QUIET_MS && !this.options.arriving?.()) return;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(QUIET_MS - quietFor, deadline - now))));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(QUIET_MS - quietFor, oldest + gatherMs - now))));
+    }
+    const target = this.loadTarget();
+    while (this.queuedLines < target.lines && performance.now() < oldest + target.budgetMs && this.options.arriving?.()) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
 

@@ -1,0 +1,26 @@
+import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path'; import http from 'node:http';
+import { execSync } from 'node:child_process';
+import { startLogstead } from '../dist/src/app.js';
+import { ENGINE_ARGS } from '../dist/src/store/chdb-executor.js';
+if (process.env.ARGS) ENGINE_ARGS.push(...process.env.ARGS.split(' '));
+import { loadSettings } from '../dist/src/settings.js';
+import { loadBodies, postIngest } from '../dist/bench/lib/ingest-request.js';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-'));
+const running = await startLogstead(loadSettings({ LOGSTEAD_PORT: '0', LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_LOG_LEVEL: 'warn' }));
+const key = running.firstStart.ingestionKey;
+if (process.env.PRE) await running.engine.exec(process.env.PRE);
+const { bodies, hostnames } = loadBodies(1000, 60);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+let sent = 0; const target = new URL(running.url);
+const t0 = Date.now();
+const q = async () => (await running.engine.rows("SELECT countIf(active) a, countIf(not active) i, sumIf(bytes_on_disk, active) ab, sumIf(bytes_on_disk, not active) ib, groupArrayIf(concat(name, ':', toString(refcount), ':', toString(remove_time)), not active) names, (SELECT count() FROM system.merges) m FROM system.parts WHERE table='logs'"))[0];
+const timer = setInterval(async () => { const r = await q(); console.log(((Date.now()-t0)/1000).toFixed(0)+'s du', execSync(`du -sb ${dataDir}`).toString().split('\t')[0], JSON.stringify({...r, names: r.names.slice(0,4)})); }, Number(process.env.EVERY ?? 10000));
+await Promise.all(Array.from({ length: 32 }, async () => { while (sent < Number(process.env.LINES ?? 1000000)) { const i = sent / 1000 % 60; sent += 1000; await postIngest(agent, target, key, bodies[i], hostnames[i]); } }));
+console.log('load done', ((Date.now()-t0)/1000).toFixed(0));
+console.log(JSON.stringify(await running.engine.rows("SELECT name, value, changed FROM system.merge_tree_settings WHERE name IN ('old_parts_lifetime','cleanup_delay_period')")));
+await new Promise((r) => setTimeout(r, Number(process.env.HOLD ?? 30000)));
+if (process.env.NUDGE) { console.log('nudge', process.env.NUDGE); await running.engine.exec(process.env.NUDGE); }
+await new Promise((r) => setTimeout(r, Number(process.env.WAIT ?? 90000)));
+clearInterval(timer);
+await running.close(); fs.rmSync(dataDir, { recursive: true, force: true });
+process.exit(0);
