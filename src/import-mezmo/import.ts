@@ -1,6 +1,6 @@
 import { UnknownOrganisation } from '../accounts/accounts.js';
 import type { ConfigKysely } from '../repository/open.js';
-import { type Applied, LocalConfig, type NotCarried, NotCarriedOver, type PlanContext, RESOURCE_KINDS, type ResourceKind, type SourceItem, reasonOf, unknownFields } from './kinds.js';
+import { type Applied, LocalConfig, type NotCarried, NotCarriedOver, type PlanContext, RESOURCE_KINDS, type ResourceKind, type SourceItem, reasonOf, unknownFields } from './kinds/index.js';
 import { type MezmoSource, SourceReadError } from './source.js';
 
 export interface PlannedItem {
