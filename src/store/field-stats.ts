@@ -46,6 +46,8 @@ export interface FieldStatsOptions {
   top: number;
   /** Stored fields listed at most, those most lines have first. */
   maxFields: number;
+  /** Abandons the queries (the reader went away): SqlExecutor.rows. */
+  signal?: AbortSignal;
 }
 
 /** The deepest level of an object that is read as keys; a value deeper down is one value, its JSON text. */
@@ -98,7 +100,7 @@ function literalCount(value: number): number {
 }
 
 /** The built-in fields' values and line counts, and the number of matching lines. */
-async function builtinFields(executor: SqlExecutor, table: string, where: string, params: SqlParams, top: number) {
+async function builtinFields(executor: SqlExecutor, table: string, where: string, params: SqlParams, top: number, signal?: AbortSignal) {
   const name = `multiIf(${BUILTIN_COLUMNS.map((column) => `grouping(${column}) = 0, '${column}'`).join(', ')}, '')`;
   const value = `multiIf(${BUILTIN_COLUMNS.map((column) => `grouping(${column}) = 0, toString(${column})`).join(', ')}, '')`;
   // The () set counts every matching line, and those with a tag (`tag:*`), whose values a line may have several of.
@@ -109,6 +111,7 @@ async function builtinFields(executor: SqlExecutor, table: string, where: string
     `SELECT name, value, c, tagged, sum(c) OVER (PARTITION BY name) AS lines FROM (${grouped} UNION ALL ${tags})
       WHERE value != '' OR name = '' ORDER BY c DESC, value LIMIT {top:UInt32} BY name`,
     { ...params, top },
+    { signal },
   );
   const total = rows.find((row) => row.name === '');
   const fields = new Map<string, StoredField>();
@@ -144,6 +147,7 @@ const PATH_ORDER = `arrayStringConcat(arrayMap(key -> replaceAll(key, '.', '${PA
 
 /** The parsed fields and indexed meta of the selection's lines, per key path, most lines first. */
 async function storedFields(executor: SqlExecutor, table: string, where: string, params: SqlParams, options: FieldStatsOptions): Promise<StoredField[]> {
+  const { signal } = options;
   // Meta kept as text only (a type clash, the daily cap) is not searched as fields, so not listed.
   const indexedMeta = `if(meta_indexed AND startsWith(meta, '{'), meta, '')`;
   // The source is a number (0 fields, 1 meta), not its name: a constant text in every pair took time.
@@ -169,6 +173,7 @@ async function storedFields(executor: SqlExecutor, table: string, where: string,
        FROM (${values}) GROUP BY field_source, field_path ORDER BY lines DESC, source, ${PATH_ORDER} LIMIT {maxFields:UInt32}
      SETTINGS output_format_json_quote_64bit_integers = 0, max_bytes_before_external_group_by = ${GROUP_BY_MEMORY_BYTES}`,
     { ...params, maxFields: options.maxFields },
+    { signal },
   );
   return rows.map((row) => {
     const numbers = Number(row.numbers);
@@ -188,6 +193,6 @@ async function storedFields(executor: SqlExecutor, table: string, where: string,
 
 /** Every field of the lines `where` selects (LogStore.fieldStats builds it with the reader's scope). */
 export async function fieldStats(executor: SqlExecutor, table: string, where: string, params: SqlParams, options: FieldStatsOptions): Promise<StoredFieldStats> {
-  const [builtins, stored] = await Promise.all([builtinFields(executor, table, where, params, options.top), storedFields(executor, table, where, params, options)]);
+  const [builtins, stored] = await Promise.all([builtinFields(executor, table, where, params, options.top, options.signal), storedFields(executor, table, where, params, options)]);
   return { lines: builtins.lines, fields: [...builtins.fields, ...stored] };
 }
