@@ -5,6 +5,7 @@
  * of several runs; then one long sustained run that records memory (RSS) and throughput every
  * second, drawn as a chart. Usage:
  *   node dist/bench/ingest/run.js [--quick] [--runs N] [--seconds S] [--sustained-seconds S] [--connections C]
+ * With --fleet, a fleet of senders instead (fleet.ts says how).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,6 +18,7 @@ import { cpuSeconds, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { timelineChart } from '../lib/timeline-chart.js';
 import { loadBodies, postIngest } from '../lib/ingest-request.js';
+import { runFleet } from './fleet.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -31,8 +33,35 @@ const { values: options } = parseArgs({
     'pause-ms': { type: 'string', default: '0' },
     /** Only the current design, not today's and the earlier one side by side. */
     'current-only': { type: 'boolean', default: false },
+    /** Fleet mode (fleet.ts): senders, each with one request in flight, instead of the closed loop. */
+    fleet: { type: 'boolean', default: false },
+    /** Fleet mode: the designs, senders x lines a body. */
+    designs: { type: 'string', default: '32x1000,200x150' },
+    /** Fleet mode: lines sent to each server in each design. */
+    lines: { type: 'string', default: '3000000' },
+    /** Fleet mode: the second reading of the data folder's size comes this long after the load. */
+    'settle-seconds': { type: 'string', default: '30' },
+    /** Fleet mode: another built checkout, loaded in turn with this one (the "before" side). */
+    'compare-dir': { type: 'string' },
+    /** Fleet mode: extra environment for this build's server, and for the compared one's (K=V,K=V). */
+    env: { type: 'string', default: '' },
+    'compare-env': { type: 'string', default: '' },
   },
 });
+const keyValues = (text: string): Record<string, string> =>
+  Object.fromEntries(text.split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+if (options.fleet) {
+  await runFleet({
+    designs: options.designs!,
+    linesPerDesign: Number(options.lines),
+    runs: Number(options.runs ?? 1),
+    settleSeconds: Number(options['settle-seconds']),
+    compareDir: options['compare-dir'],
+    env: keyValues(options.env ?? ''),
+    compareEnv: keyValues(options['compare-env'] ?? ''),
+  });
+  process.exit(0);
+}
 const runs = Number(options.runs ?? 3);
 const seconds = Number(options.seconds ?? (options.quick ? 4 : 20));
 /** 0 leaves the sustained run (and its memory figures and chart) out. */

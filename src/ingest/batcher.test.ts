@@ -156,17 +156,102 @@ test('gathering: senders answered by a write and sending again at once join thos
   await Promise.all([queuedDuring, sentAgain]);
 });
 
-test('gathering: once gatherLines wait, the write goes although more are on their way', async () => {
+test('gathering: under a light load, once gatherLines wait, the write goes although more are on their way', async () => {
   const { writes, write } = controllableWrite();
-  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 1000, gatherLines: 3, arriving: () => true });
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 1000, gatherMs: 250, gatherLines: 3, arriving: () => true });
   const began = performance.now();
   const first = [batcher.submit(Buffer.from('a\n'), 1), batcher.submit(Buffer.from('b\n'), 1)];
   await sleep(30);
   assert.equal(writes.length, 0, 'two lines of three: still gathering');
   first.push(batcher.submit(Buffer.from('c\n'), 1));
   assert.ok(await within(500, () => writes.length === 1));
-  assert.ok(performance.now() - began < 500, 'written at three lines, not at the 1 s budget');
+  assert.ok(performance.now() - began < 200, 'written at three lines, not at the 250 ms budget');
   assert.equal(writes[0].payload, 'a\nb\nc\n');
   writes[0].finish();
   await Promise.all(first);
+});
+
+/** A store write that takes `ms` and records what it carried. */
+function timedWrite(ms: number) {
+  const writes: number[] = [];
+  const write = async (_payload: InsertPayload, lines: number) => {
+    writes.push(lines);
+    await sleep(ms);
+  };
+  return { writes, write };
+}
+
+/** Submits `requests` requests of `lines` lines, one every `everyMs`, and resolves once all are written. */
+async function steadyStream(batcher: GroupCommitBatcher, requests: number, lines: number, everyMs: number): Promise<void> {
+  const done: Array<Promise<void>> = [];
+  for (let i = 0; i < requests; i++) {
+    done.push(batcher.submit(Buffer.from(`${i}\n`.repeat(lines)), lines));
+    await sleep(everyMs);
+  }
+  await Promise.all(done);
+}
+
+test('sized to the load: with many requests in flight, they share inserts larger than gatherLines, up to maxBatchLines', async () => {
+  const { writes, write } = timedWrite(5);
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 400, gatherMs: 40, gatherLines: 20, arriving: () => true });
+  // 10 lines every 2 ms: about 5 lines a millisecond, 600 in the loaded budget of 120 ms.
+  await steadyStream(batcher, 150, 10, 2);
+  assert.equal(writes.reduce((sum, lines) => sum + lines, 0), 1500, 'every line written once');
+  assert.ok(writes.length < 30, `${writes.length} inserts for 150 requests (${writes.join(', ')} lines): they share inserts`);
+  assert.ok(Math.max(...writes) > 100, `the largest insert carried ${Math.max(...writes)} lines, more than gatherLines (20) by far`);
+  assert.ok(Math.max(...writes) <= 400, 'no insert over maxBatchLines');
+  assert.ok(batcher.loadTarget().lines > 20, 'the target follows the rate lines arrive at');
+});
+
+test('sized to the load: a light load keeps gatherLines and the short budget', async () => {
+  const { write } = timedWrite(1);
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 400, gatherMs: 40, gatherLines: 20, arriving: () => false });
+  await steadyStream(batcher, 5, 1, 20);
+  assert.deepEqual(batcher.loadTarget(), { lines: 20, budgetMs: 40 });
+});
+
+test('sized to the load: after a fleet\'s burst, a lone request is still written without waiting for an insert to fill', async () => {
+  const { writes, write } = timedWrite(2);
+  let reading = true;
+  const batcher = new GroupCommitBatcher(write, { maxBatchLines: 5000, gatherMs: 200, gatherLines: 20, arriving: () => reading });
+  const burst: Array<Promise<void>> = [];
+  for (let i = 0; i < 50; i++) {
+    burst.push(batcher.submit(Buffer.from('b\n'.repeat(100)), 100));
+    await sleep(1);
+  }
+  reading = false;
+  await Promise.all(burst);
+  const target = batcher.loadTarget();
+  assert.ok(target.lines > 20 && target.budgetMs === 600, `the burst raised the target (${JSON.stringify(target)})`);
+  const before = writes.length;
+  const began = performance.now();
+  await batcher.submit(Buffer.from('alone\n'), 1);
+  assert.equal(writes.length, before + 1);
+  assert.equal(writes[writes.length - 1], 1, 'written alone');
+  const waited = performance.now() - began;
+  assert.ok(waited < 300, `acknowledged after ${Math.round(waited)} ms, not after the loaded budget of 600 ms`);
+});
+
+test('a failed insert fails every request in it, and none is acknowledged', async () => {
+  let attempts = 0;
+  const batcher = new GroupCommitBatcher(
+    async () => {
+      attempts++;
+      await sleep(2);
+      throw new Error('the store is down');
+    },
+    { maxBatchLines: 1000, gatherMs: 50, gatherLines: 1000, arriving: () => false },
+  );
+  const outcomes = await Promise.all(
+    ['a', 'b', 'c'].map((name) =>
+      batcher.submit(Buffer.from(`${name}\n`), 1).then(
+        () => `${name} acknowledged`,
+        (error: Error) => `${name} failed: ${error.message}`,
+      ),
+    ),
+  );
+  assert.deepEqual(outcomes, ['a failed: the store is down', 'b failed: the store is down', 'c failed: the store is down']);
+  assert.ok(attempts >= 1);
+  await batcher.drained();
+  assert.equal(batcher.pendingLines, 0, 'nothing left queued');
 });

@@ -61,7 +61,11 @@ export async function enforceRetention(store: LogStore, rules: RetentionRules, n
   return drops;
 }
 
-/** Drops the oldest days while the store is over `maxBytes`; the newest day always stays. */
+/**
+ * Drops the oldest days while the store is over `maxBytes`; the newest day always stays. It counts
+ * the active parts: the parts a merge replaced leave the disk within seconds (schema.ts,
+ * PART_CLEANUP_SETTINGS), so counting them would drop days for bytes about to go anyway.
+ */
 export async function enforceDiskCap(store: LogStore, maxBytes: number): Promise<RetentionDrop[]> {
   const drops: RetentionDrop[] = [];
   const days = await store.days();

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './executor.js';
-import { addMetaNote, addRestoredUntil, applyMergeSetting, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, upgradeTextIndex } from './schema.js';
+import { addMetaNote, addRestoredUntil, applyMergeSetting, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, removeMergedPartsSoon, upgradeTextIndex } from './schema.js';
 import { type LogTables, MIGRATIONS_TABLE } from './tables.js';
 
 interface LogMigration {
@@ -29,6 +29,7 @@ const MIGRATIONS: LogMigration[] = [
   { version: 4, name: 'meta_note: why a line\'s meta is not indexed', apply: addMetaNote },
   { version: 5, name: 'restored_until: lines restored from the archive, kept until then', apply: addRestoredUntil },
   { version: 6, name: 'app, level, logtype, meta_indexed and size compressed with ZSTD(1)', apply: compressSmallColumns },
+  { version: 7, name: 'merged parts fsynced, and merged-away parts removed within seconds', apply: removeMergedPartsSoon },
 ];
 
 /** The newest version this build migrates to. */

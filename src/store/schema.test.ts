@@ -10,6 +10,7 @@ import { openTestExecutor } from '../testing/log-engine.js';
 import { LOG_SCHEMA_VERSION, migrateLogStore } from './migrations.js';
 import { INDEXED_TEXT, SEARCH_TEXT } from './schema.js';
 import { logTables } from './tables.js';
+import type { SqlExecutor } from './executor.js';
 
 test('a log table from before the token index gets it, built for the lines already stored', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
@@ -110,15 +111,19 @@ test('migrations are recorded: a new store applies each once, a reopened one non
   let executor = await openTestExecutor(dir);
   try {
     const first = await migrateLogStore(executor, logTables());
-    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5, 6]);
-    assert.equal(LOG_SCHEMA_VERSION, 6);
+    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(LOG_SCHEMA_VERSION, 7);
     assert.deepEqual(await migrateLogStore(executor, logTables()), []);
     const recorded = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6, 7]);
 
     // A data directory from before the migrations table: its table and lines are kept as they are.
-    // Its small columns with the codecs tables had before version 6.
+    // Its small columns with the codecs tables had before version 6, its settings those from before 7.
     await executor.exec('ALTER TABLE logs MODIFY COLUMN app CODEC(LZ4), MODIFY COLUMN level CODEC(LZ4), MODIFY COLUMN logtype CODEC(LZ4), MODIFY COLUMN meta_indexed CODEC(LZ4), MODIFY COLUMN size CODEC(T64, LZ4)');
+    await executor.exec(
+      'ALTER TABLE logs RESET SETTING min_rows_to_fsync_after_merge, old_parts_lifetime, cleanup_delay_period, cleanup_delay_period_random_add, max_cleanup_delay_period',
+    );
+    assert.doesNotMatch(await tableSettings(executor), /old_parts_lifetime/);
     await executor.exec(`INSERT INTO logs (account, ts, id, app, line, size) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'web', 'still here', 10)`);
     await executor.exec('DROP TABLE schema_migrations');
     await executor.close();
@@ -133,13 +138,62 @@ test('migrations are recorded: a new store applies each once, a reopened one non
       [['app', 'CODEC(ZSTD(1))'], ['level', 'CODEC(ZSTD(1))'], ['logtype', 'CODEC(ZSTD(1))'], ['meta_indexed', 'CODEC(ZSTD(1))'], ['size', 'CODEC(T64, ZSTD(1))']],
     );
     assert.deepEqual((await store.volumeBy({ account: 'kept', fromMs: 0, toMs: 2e12 }, 'app', 5)).map((row) => [row.name, row.bytes]), [['web', 10]]);
+    assert.match(
+      await tableSettings(executor),
+      /min_rows_to_fsync_after_merge = 1, old_parts_lifetime = 5, cleanup_delay_period = 5, cleanup_delay_period_random_add = 2, max_cleanup_delay_period = 10/,
+    );
     const again = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6, 7]);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The log table's SETTINGS clause, as the engine keeps it. */
+async function tableSettings(executor: SqlExecutor): Promise<string> {
+  const [{ engine_full }] = await executor.rows<{ engine_full: string }>("SELECT engine_full FROM system.tables WHERE database = currentDatabase() AND name = 'logs'");
+  return engine_full.slice(engine_full.indexOf('SETTINGS'));
+}
+
+test('merged-away parts leave the disk within seconds, not the minutes the engine keeps them by default', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));
+  const executor = await openTestExecutor(dir);
+  try {
+    const store = await LogStore.open(executor);
+    for (let part = 0; part < 4; part++) {
+      await executor.exec(
+        `INSERT INTO logs (account, ts, id, line) SELECT 'a', fromUnixTimestamp64Milli(1763800000000 + number), ${part} * 1000 + number, concat('line ', toString(number)) FROM numbers(500)`,
+      );
+    }
+    await executor.exec('OPTIMIZE TABLE logs FINAL');
+    const parts = async () => {
+      const [row] = await executor.rows<{ live: string; dead: string }>(
+        "SELECT countIf(active) AS live, countIf(NOT active) AS dead FROM system.parts WHERE database = currentDatabase() AND table = 'logs'",
+      );
+      return { active: Number(row.live), inactive: Number(row.dead) };
+    };
+    assert.equal((await parts()).active, 1, 'merged into one part');
+    const merged = performance.now();
+    // By default the engine's first pass for them comes 30-40 s after the table opens, later ones up to 5 minutes apart.
+    const gone = await pollUntil(async () => (await parts()).inactive === 0, 25_000);
+    assert.ok(gone, `the merged-away parts were still on disk ${Math.round((performance.now() - merged) / 1000)} s after the merge`);
+    assert.equal(await store.storedLines('a'), 2000);
+  } finally {
+    await executor.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Polls `done` every 250 ms for at most `ms`; whether it came true. */
+async function pollUntil(done: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    if (await done()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
 
 test('a log store migrated by a newer build is not opened', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-schema-'));

@@ -71,6 +71,18 @@ const LOGS_COLUMNS = `${LOGS_COLUMN_LIST},
 `;
 
 /**
+ * Merged-away parts go within seconds. The engine keeps a merge's source parts on disk after it
+ * (`old_parts_lifetime`, 8 minutes on a ClickHouse server) in case the merged part was not yet
+ * on disk at a power cut, and removes them from a cleanup pass that backs off to every 5 minutes;
+ * after a fleet's load the folder held 2-3 times its active parts for minutes, which a user sees
+ * and LOGSTEAD_MAX_DISK_BYTES does not count (issue 42). Merged parts are fsynced here like
+ * inserted ones (min_rows_to_fsync_after_merge), so the sources protect nothing: they are kept 5 s
+ * (a query still reading one keeps it regardless) and looked for every 5 to 10 s.
+ */
+export const PART_CLEANUP_SETTINGS =
+  'min_rows_to_fsync_after_merge = 1, old_parts_lifetime = 5, cleanup_delay_period = 5, cleanup_delay_period_random_add = 2, max_cleanup_delay_period = 10';
+
+/**
  * fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
  * merge_selector_base = 10 (default 5) merges parts in bigger steps, so each line is rewritten
  * fewer times: background merges took 70% of a core under sustained ingest, 56% with it
@@ -78,7 +90,7 @@ const LOGS_COLUMNS = `${LOGS_COLUMN_LIST},
  */
 const LOGS_LAYOUT = `PARTITION BY toDate(ts)
 ORDER BY (account, ts, id)
-SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10`;
+SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10, ${PART_CLEANUP_SETTINGS}`;
 
 /**
  * On a cluster, lines go to a shard by a hash of their id: spread evenly whatever the
@@ -123,6 +135,11 @@ ORDER BY version`;
 /** Tables from before merge_selector_base = 10 get it. */
 export async function applyMergeSetting(executor: SqlExecutor, tables: LogTables): Promise<void> {
   await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING merge_selector_base = 10`);
+}
+
+/** Tables from before PART_CLEANUP_SETTINGS get them (only the table's settings change). */
+export async function removeMergedPartsSoon(executor: SqlExecutor, tables: LogTables): Promise<void> {
+  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING ${PART_CLEANUP_SETTINGS}`);
 }
 
 /**

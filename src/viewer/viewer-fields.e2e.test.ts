@@ -112,7 +112,13 @@ describe('fields in the viewer (Chromium)', { skip: browserMissing() }, () => {
     assert.deepEqual(counts, ['27 lines', '6 lines', '4 lines', '3 lines']);
     assert.equal(await status.locator('[data-testid=field-stats] [data-stat=max]').innerText(), '502');
     assert.equal(await status.locator('[data-testid=field-stats] [data-stat=min]').innerText(), '200');
-    assert.equal(await status.locator('[data-testid=chart-field]').count(), 0, 'no chart panel is wired: no button');
+    // "Chart this" on a number opens its chart over the search: p95 of status, one series.
+    await status.locator('[data-testid=chart-field]').click();
+    const chart = page.locator('[data-testid=chart-this][data-field=status]');
+    await eventually(async () => ((await chart.locator('[data-testid=chart-series]').count()) === 1 ? true : undefined));
+    assert.match(await chart.locator('h3').innerText(), /Chart status/);
+    await chart.getByRole('button', { name: 'Close the chart' }).click();
+    assert.equal(await page.locator('[data-testid=chart-this]').count(), 0, 'the chart closes');
     const app = await openField(page, 'app');
     assert.equal(await app.locator('[data-testid=field-stats]').count(), 0, 'text has no stats');
 

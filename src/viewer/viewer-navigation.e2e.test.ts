@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
-import { type MemberSession, type TestServer, startTestServer } from '../testing/harness.js';
+import { type MemberSession, type TestServer, eventually, startTestServer } from '../testing/harness.js';
 import { ingestLines, launchChromium, reportingContext, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
 
 let server: TestServer;
@@ -186,6 +186,10 @@ describe('the navigation and the pages at their addresses (Chromium)', { skip: b
     await page.click('[data-testid=nav-search]');
     await page.waitForSelector('[data-testid=line]');
     assert.equal(await page.inputValue('[data-testid=query]'), 'took');
+    // The brand links to a new search: followed from the search page itself, the page follows it.
+    await page.click('.shell-bar a.brand');
+    await page.waitForURL((url) => url.pathname === '/' && url.search === '');
+    await eventually(async () => ((await page.inputValue('[data-testid=query]')) === '' ? true : undefined));
   });
 
   test("a member is not offered the admins' pages, and opening one by its address is refused", async () => {

@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { ChartData } from '../api-client/client.js';
 import { useTimeFormats } from '../shared/time-zone.js';
 import { type Frame, TimeAxis, ValueAxis } from './Axes.js';
 import { ChartTooltip } from './ChartTooltip.js';
 import { bucketAt, dragRange, formatValue, linePath, niceTop, seriesColour } from './chart-scale.js';
+import { useBucketPointer } from './useBucketPointer.js';
 import { useWidth } from './useWidth.js';
 
 const FRAME: Frame = { left: 56, height: 180, bottom: 18 };
@@ -24,8 +25,6 @@ export function LineChart({ data, label, onZoom }: Props) {
   const svg = useRef<SVGSVGElement>(null);
   const width = useWidth(box, 600);
   const times = useTimeFormats();
-  const [hover, setHover] = useState<number | null>(null);
-  const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
 
   const starts = data.series[0]?.points.map(([ts]) => ts) ?? [];
   const count = starts.length;
@@ -37,12 +36,10 @@ export function LineChart({ data, label, onZoom }: Props) {
   const xOf = (ts: number) => FRAME.left + ((ts + data.interval / 2 - data.from) / Math.max(1, data.to - data.from)) * plot;
   const yOf = (value: number) => TOP + chartHeight - (value / top) * chartHeight;
   const indexAt = (clientX: number) => bucketAt(clientX - svg.current!.getBoundingClientRect().left - FRAME.left, plot, count);
-  const finish = () => {
-    if (!drag) return;
-    setDrag(null);
-    const range = dragRange(starts, drag.start, drag.end, data.interval);
+  const { hover, drag, handlers } = useBucketPointer(count, indexAt, (first, last) => {
+    const range = dragRange(starts, first, last, data.interval);
     if (range && onZoom) onZoom(range.from, range.to);
-  };
+  });
 
   return (
     <div className="line-chart" ref={box}>
@@ -53,22 +50,7 @@ export function LineChart({ data, label, onZoom }: Props) {
         role="img"
         aria-label={`${label} over time`}
         data-testid="line-chart"
-        onMouseDown={(event) => {
-          if (!count) return;
-          event.preventDefault();
-          setDrag({ start: indexAt(event.clientX), end: indexAt(event.clientX) });
-        }}
-        onMouseMove={(event) => {
-          if (!count) return;
-          const index = indexAt(event.clientX);
-          setHover(index);
-          if (drag) setDrag({ ...drag, end: index });
-        }}
-        onMouseUp={finish}
-        onMouseLeave={() => {
-          setHover(null);
-          finish();
-        }}
+        {...handlers}
       >
         <ValueAxis values={[0, top / 2, top]} plot={plot} yOf={yOf} frame={FRAME} format={formatValue} />
         {hover !== null && starts[hover] !== undefined && <line className="chart-cursor" x1={xOf(starts[hover])} x2={xOf(starts[hover])} y1={TOP} y2={FRAME.height - FRAME.bottom} />}

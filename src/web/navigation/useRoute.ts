@@ -19,12 +19,19 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * Told on the window after navigate() moves: unlike Back and Forward, a pushState fires no popstate,
+ * so a page that reads its state from the address (the search) would not follow a link to itself.
+ */
+export const NAVIGATED = 'logstead:navigated';
+
 /** Moves to another page of the viewer without loading the page again; `replace` keeps the history as it is. */
 export function navigate(path: string, { replace = false }: { replace?: boolean } = {}): void {
   following();
   if (`${location.pathname}${location.search}` === path) return;
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
+  window.dispatchEvent(new Event(NAVIGATED));
 }
 
 /** The page the address bar names. A change of the search's query string alone renders nothing new here. */

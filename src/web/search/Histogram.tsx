@@ -1,4 +1,6 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
+import { useBucketPointer } from '../charts/useBucketPointer.js';
+import { useWidth } from '../charts/useWidth.js';
 import type { HistogramBucket } from '../api-client/client.js';
 import { useTimeFormats } from '../shared/time-zone.js';
 import { CountAxis, TimeAxis } from './HistogramAxes.js';
@@ -19,16 +21,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const times = useTimeFormats();
   const svg = useRef<SVGSVGElement>(null);
-  const [width, setWidth] = useState(800);
-  const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
-  const [hover, setHover] = useState<number | null>(null);
-  useLayoutEffect(() => {
-    const element = box.current!;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth || 800));
-    observer.observe(element);
-    setWidth(element.clientWidth || 800);
-    return () => observer.disconnect();
-  }, []);
+  const width = useWidth(box, 800);
 
   const plot = Math.max(1, width - LEFT - RIGHT);
   const barWidth = plot / Math.max(1, buckets.length);
@@ -41,14 +34,11 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
     const rect = svg.current!.getBoundingClientRect();
     return Math.min(buckets.length - 1, Math.max(0, Math.floor((clientX - rect.left - LEFT) / barWidth)));
   };
-  const finish = () => {
-    if (!drag) return;
-    const [a, b] = [Math.min(drag.start, drag.end), Math.max(drag.start, drag.end)];
-    setDrag(null);
-    if (!buckets[a]) return;
-    if (a === b) onJump(buckets[a]);
-    else onZoom(buckets[a].ts, buckets[b].ts + interval - 1);
-  };
+  const { hover, drag, handlers } = useBucketPointer(buckets.length, indexAt, (first, last) => {
+    if (!buckets[first]) return;
+    if (first === last) onJump(buckets[first]);
+    else onZoom(buckets[first].ts, buckets[last].ts + interval - 1);
+  });
   const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
   const hovered = hover !== null ? buckets[hover] : undefined;
 
@@ -61,18 +51,7 @@ export function Histogram({ buckets, interval, onZoom, onJump }: Props) {
         role="img"
         aria-label="Matches over time, by level"
         data-testid="histogram"
-        onMouseDown={(event) => buckets.length && setDrag({ start: indexAt(event.clientX), end: indexAt(event.clientX) })}
-        onMouseMove={(event) => {
-          if (!buckets.length) return;
-          const index = indexAt(event.clientX);
-          setHover(index);
-          if (drag) setDrag({ ...drag, end: index });
-        }}
-        onMouseUp={finish}
-        onMouseLeave={() => {
-          setHover(null);
-          finish();
-        }}
+        {...handlers}
       >
         {buckets.length > 0 && <CountAxis top={top} plot={plot} yOf={yOf} />}
         {buckets.map((bucket, index) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Filters } from '../api-client/client.js';
+import { NAVIGATED } from '../navigation/useRoute.js';
 import { type ViewerState, readState, toFilters, writeState } from './url-state.js';
 
 /**
@@ -38,8 +39,13 @@ export function useSearchState() {
       setQueryText(next.q);
       setNow(Date.now());
     };
+    // Back and Forward, and a link to the search itself (the brand, a view's link) followed in place.
     window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
+    window.addEventListener(NAVIGATED, onPop);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      window.removeEventListener(NAVIGATED, onPop);
+    };
   }, []);
 
   return { state, filters, queryText, setQueryText, update, search };
