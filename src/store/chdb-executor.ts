@@ -60,8 +60,9 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
       await main.queryBindAsync(sql, params, { format: 'TSV' });
     },
 
-    async rows<T>(sql: string, params: SqlParams = {}) {
-      const text = (await main.queryBindAsync(sql, params, { format: 'JSONEachRow' })).text();
+    async rows<T>(sql: string, params: SqlParams = {}, options: { signal?: AbortSignal } = {}) {
+      // chDB runs bound queries one after another, process-wide: an abandoned one still queued is dropped there.
+      const text = (await main.queryBindAsync(sql, params, { format: 'JSONEachRow', signal: options.signal })).text();
       if (!text) return [];
       return text
         .split('\n')

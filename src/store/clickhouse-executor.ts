@@ -64,8 +64,10 @@ export async function openClickHouseExecutor(options: ClickHouseExecutorOptions)
       await client.command({ query: sql, query_params: params, clickhouse_settings: WHOLE_RESULT });
     },
 
-    async rows<T>(sql: string, params: SqlParams = {}) {
-      const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: WHOLE_RESULT });
+    async rows<T>(sql: string, params: SqlParams = {}, options: { signal?: AbortSignal } = {}) {
+      // Abandoned, the request is closed, and the server stops a read whose client went away.
+      const settings = options.signal ? { ...WHOLE_RESULT, cancel_http_readonly_queries_on_client_close: 1 as const } : WHOLE_RESULT;
+      const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: options.signal });
       return result.json<T>();
     },
 

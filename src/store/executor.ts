@@ -20,8 +20,12 @@ export function payloadBytes(payload: InsertPayload): Buffer {
 export interface SqlExecutor {
   /** Runs a statement that returns nothing useful (DDL, mutations). */
   exec(sql: string, params?: SqlParams): Promise<void>;
-  /** Runs a query and returns all rows, decoded from JSONEachRow. */
-  rows<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  /**
+   * Runs a query and returns all rows, decoded from JSONEachRow. `signal` abandons it: a query
+   * not yet started never starts, a ClickHouse server stops one under way; the embedded engine
+   * cannot stop one under way (the promise rejects at once, the engine finishes in the background).
+   */
+  rows<T>(sql: string, params?: SqlParams, options?: { signal?: AbortSignal }): Promise<T[]>;
   /** Runs a query and yields rows chunk by chunk, so callers can stream before the end. */
   stream<T>(sql: string, params?: SqlParams): AsyncIterable<T[]>;
   /**

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { wordMatcher } from '../query/text-match.js';
 import { assertFieldsAgree, countFields } from '../testing/field-oracle.js';
-import { type TestServer, jsonLines, request, startTestServer } from '../testing/harness.js';
+import { type TestServer, eventually, jsonLines, request, startTestServer } from '../testing/harness.js';
 import type { FieldSummary, FieldsResponse } from '../wire/types.js';
 import { MAX_TOP } from './fields-routes.js';
 
@@ -195,6 +195,36 @@ describe('GET /v1/viewer/fields', () => {
     const twice = await request(`${server.url}/v1/viewer/fields?from=${FROM}&to=${TO}&top=1&top=2`, { headers: { servicekey: server.org.serviceKey } });
     assert.equal(twice.status, 400);
     assert.equal((await fields({}, 'not-a-key')).status, 401);
+  });
+
+  test('a request the viewer abandons abandons its queries, and the next answers in full', async () => {
+    // The engine's queries for the sidebar are watched, to see the signal the route gives them;
+    // the first request's are held until the viewer has left, so that it surely leaves first.
+    const engine = server.running.engine;
+    const signals: AbortSignal[] = [];
+    const rows = engine.rows.bind(engine);
+    engine.rows = async (sql, params, options) => {
+      const signal = options?.signal;
+      if (signal) signals.push(signal);
+      if (signal && signals.length <= 2) await eventually(() => (signal.aborted ? true : undefined), 10_000, 'the viewer gone');
+      return rows(sql, params, options);
+    };
+    try {
+      const leaving = new AbortController();
+      const abandoned = fetch(`${server.url}/v1/viewer/fields?${new URLSearchParams({ from: String(FROM), to: String(TO) })}`, { headers: { servicekey: server.org.serviceKey }, signal: leaving.signal });
+      await eventually(() => (signals.length === 2 ? true : undefined), 10_000, 'the two queries under way');
+      assert.ok(signals.every((signal) => !signal.aborted), 'nothing abandoned while the viewer waits');
+      leaving.abort();
+      await assert.rejects(abandoned, { name: 'AbortError' });
+      await eventually(() => (signals.every((signal) => signal.aborted) ? true : undefined), 10_000, 'the queries abandoned');
+      const next = await fields();
+      assert.equal(next.status, 200, next.text);
+      assert.equal(next.json.lines, 320);
+      assert.equal(signals.length, 4);
+      assert.ok(signals.slice(2).every((signal) => !signal.aborted), 'an answered request abandons nothing');
+    } finally {
+      engine.rows = rows;
+    }
   });
 
   test('a readonly member may ask; another organisation gets none of these lines', async () => {

@@ -29,11 +29,23 @@ function topParam(query: QueryParams): number {
  * hosts, levels, tags), held inside the reader's scope, and `top`.
  */
 export async function fieldsRoutes(app: FastifyInstance, deps: { auth: ServiceAuth; store: LogStore }): Promise<void> {
-  app.get('/v1/viewer/fields', { config: { permission: 'read' } }, async (request): Promise<FieldsResponse> => {
+  app.get('/v1/viewer/fields', { config: { permission: 'read' } }, async (request, reply): Promise<FieldsResponse | undefined> => {
     const { account, scope } = await deps.auth.principal(request);
     const query = request.query as QueryParams;
     const filter = parseLineFilter(query, scope);
     const top = topParam(query);
-    return summarizeFields(await deps.store.fieldStats({ ...filter, account }, { top, maxFields: MAX_FIELDS }), top);
+    // Over millions of lines the count takes seconds; a viewer that moved on (a new search aborts
+    // the last request) closes the connection, and its queries are dropped or stopped.
+    const abandoned = new AbortController();
+    reply.raw.on('close', () => reply.raw.writableFinished || abandoned.abort());
+    try {
+      return summarizeFields(await deps.store.fieldStats({ ...filter, account }, { top, maxFields: MAX_FIELDS, signal: abandoned.signal }), top);
+    } catch (error) {
+      if (!abandoned.signal.aborted) throw error;
+      // No one is left to answer: not a failure of the server's.
+      reply.hijack();
+      reply.raw.destroy();
+      return undefined;
+    }
   });
 }

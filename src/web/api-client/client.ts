@@ -234,8 +234,9 @@ export function requestInit(request: ApiRequest<unknown>, token: string): Reques
 /** Calls whose 401 means "not these credentials", not "your session ended". */
 const SIGNING_IN = [SESSION, '/api/password'];
 
-export async function send<T>(request: ApiRequest<T>): Promise<T> {
-  const response = await fetch(request.path, requestInit(request, csrfToken));
+/** Sends a request; `signal` abandons it (the fetch rejects with an AbortError, and the server may stop its work). */
+export async function send<T>(request: ApiRequest<T>, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(request.path, { ...requestInit(request, csrfToken), signal });
   const text = await response.text();
   let json: unknown;
   try {
