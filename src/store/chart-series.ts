@@ -116,6 +116,8 @@ async function topValues(executor: SqlExecutor, table: string, where: string[], 
       WHERE chart_value IS NOT NULL
       GROUP BY chart_value ORDER BY chart_lines DESC, chart_value ASC LIMIT {chartLimit:UInt32}`,
     params,
+    // A graph reads every selected line: apart, so that inserts and searches go on beside it.
+    { apart: true },
   );
   return rows.map((row) => row.chart_value);
 }
@@ -143,6 +145,8 @@ export async function chartSeries(executor: SqlExecutor, table: string, selectio
        FROM ${table} WHERE ${where.join(' AND ')}
       GROUP BY chart_bucket, chart_series ORDER BY chart_bucket, chart_series`,
     params,
+    // A graph reads every selected line: apart, so that inserts and searches go on beside it.
+    { apart: true },
   );
   return {
     values,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Session, drainPending } from 'chdb';
-import { type SqlExecutor, type SqlParams, payloadBytes } from './executor.js';
+import { type RowsOptions, type SqlExecutor, type SqlParams, payloadBytes } from './executor.js';
 import { keepToOwner } from '../lib/owner-only.js';
 
 /** How many sessions may stream results at once; a chDB session holds one stream at a time. */
@@ -55,12 +55,30 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
     else idleStreamSessions.push(session);
   }
 
+  /** Streamed reads run on a session of their own: the main one is the inserts' and the short reads'. */
+  async function* streamRows<T>(sql: string, params: SqlParams = {}, signal?: AbortSignal) {
+    const session = await borrow();
+    let results: ReturnType<Session['queryStreamBind']> | undefined;
+    try {
+      signal?.throwIfAborted();
+      results = session.queryStreamBind(sql, params, { format: 'JSONEachRow', signal });
+      for await (const chunk of results) {
+        if (chunk.numRows > 0) yield chunk.rows<T>();
+      }
+    } finally {
+      // Also on a synchronous failure (a bad parameter): the session must always come back.
+      if (results && !results.closed) results.cancel();
+      giveBack(session);
+    }
+  }
+
   return {
     async exec(sql, params = {}) {
       await main.queryBindAsync(sql, params, { format: 'TSV' });
     },
 
-    async rows<T>(sql: string, params: SqlParams = {}, options: { signal?: AbortSignal } = {}) {
+    async rows<T>(sql: string, params: SqlParams = {}, options: RowsOptions = {}) {
+      if (options.apart) return collect(streamRows<T>(sql, params, options.signal));
       // chDB runs bound queries one after another, process-wide: an abandoned one still queued is dropped there.
       const text = (await main.queryBindAsync(sql, params, { format: 'JSONEachRow', signal: options.signal })).text();
       if (!text) return [];
@@ -70,20 +88,7 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
         .map((line) => JSON.parse(line) as T);
     },
 
-    async *stream<T>(sql: string, params: SqlParams = {}) {
-      const session = await borrow();
-      let results: ReturnType<Session['queryStreamBind']> | undefined;
-      try {
-        results = session.queryStreamBind(sql, params, { format: 'JSONEachRow' });
-        for await (const chunk of results) {
-          if (chunk.numRows > 0) yield chunk.rows<T>();
-        }
-      } finally {
-        // Also on a synchronous failure (a bad parameter): the session must always come back.
-        if (results && !results.closed) results.cancel();
-        giveBack(session);
-      }
-    },
+    stream: streamRows,
 
     async gzipLines(sql, params, level) {
       // The engine writes the gzip file itself (INTO OUTFILE): no row becomes a JavaScript value.
@@ -109,4 +114,11 @@ export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
       await drainPending();
     },
   };
+}
+
+/** Every row a stream yields, in order. */
+async function collect<T>(chunks: AsyncIterable<T[]>): Promise<T[]> {
+  const rows: T[] = [];
+  for await (const chunk of chunks) for (const row of chunk) rows.push(row);
+  return rows;
 }

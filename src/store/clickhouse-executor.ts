@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { type ClickHouseSettings, ClickHouseLogLevel, createClient } from '@clickhouse/client';
-import type { SqlExecutor, SqlParams } from './executor.js';
+import type { RowsOptions, SqlExecutor, SqlParams } from './executor.js';
 
 /**
  * Settings every statement carries, the server twins of chdb-executor.ts's SESSION_ARGS: the
@@ -64,15 +64,16 @@ export async function openClickHouseExecutor(options: ClickHouseExecutorOptions)
       await client.command({ query: sql, query_params: params, clickhouse_settings: WHOLE_RESULT });
     },
 
-    async rows<T>(sql: string, params: SqlParams = {}, options: { signal?: AbortSignal } = {}) {
+    // Every request is apart here: the server runs them side by side.
+    async rows<T>(sql: string, params: SqlParams = {}, options: RowsOptions = {}) {
       // Abandoned, the request is closed, and the server stops a read whose client went away.
       const settings = options.signal ? { ...WHOLE_RESULT, cancel_http_readonly_queries_on_client_close: 1 as const } : WHOLE_RESULT;
       const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: options.signal });
       return result.json<T>();
     },
 
-    async *stream<T>(sql: string, params: SqlParams = {}) {
-      const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
+    async *stream<T>(sql: string, params: SqlParams = {}, signal?: AbortSignal) {
+      const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', abort_signal: signal });
       const stream = result.stream<T>();
       try {
         for await (const rows of stream) {

@@ -111,7 +111,7 @@ async function builtinFields(executor: SqlExecutor, table: string, where: string
     `SELECT name, value, c, tagged, sum(c) OVER (PARTITION BY name) AS lines FROM (${grouped} UNION ALL ${tags})
       WHERE value != '' OR name = '' ORDER BY c DESC, value LIMIT {top:UInt32} BY name`,
     { ...params, top },
-    { signal },
+    { signal, apart: true },
   );
   const total = rows.find((row) => row.name === '');
   const fields = new Map<string, StoredField>();
@@ -173,7 +173,7 @@ async function storedFields(executor: SqlExecutor, table: string, where: string,
        FROM (${values}) GROUP BY field_source, field_path ORDER BY lines DESC, source, ${PATH_ORDER} LIMIT {maxFields:UInt32}
      SETTINGS output_format_json_quote_64bit_integers = 0, max_bytes_before_external_group_by = ${GROUP_BY_MEMORY_BYTES}`,
     { ...params, maxFields: options.maxFields },
-    { signal },
+    { signal, apart: true },
   );
   return rows.map((row) => {
     const numbers = Number(row.numbers);
