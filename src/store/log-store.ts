@@ -385,9 +385,9 @@ export class LogStore {
     return linesAt(this.executor, await this.patternSelection(filter), positions);
   }
 
-  /** For each RE2 pattern, whether a masked text of a filter's lines matches it (line-patterns.ts). */
-  async anyMaskedMatch(filter: LineFilter, patterns: string[]): Promise<boolean[]> {
-    return anyMaskedMatch(this.executor, await this.patternSelection(filter), patterns);
+  /** For each RE2 pattern, whether a masked text of a filter's lines (holding a needle, given some) matches it (line-patterns.ts). */
+  async anyMaskedMatch(filter: LineFilter, patterns: string[], needles?: string[]): Promise<boolean[]> {
+    return anyMaskedMatch(this.executor, await this.patternSelection(filter), patterns, needles);
   }
 
   private async patternSelection(filter: LineFilter): Promise<Selection> {
