@@ -70,7 +70,9 @@ export function clusterGroups(groups: PatternGroup[], bucketCount: number): Clus
 function seenBefore(store: LogStore, window: LineFilter, templates: string[]): Promise<boolean[]> {
   const needles = templates.map(templateNeedle);
   const allHave = needles.every((needle): needle is string => needle !== undefined);
-  return store.anyMaskedMatch(window, templates.map(templateFitPattern), allHave ? [...new Set(needles)] : undefined);
+  // A text fits a template only with as many tokens: a placeholder stands for no space.
+  const fits = templates.map((template) => ({ pattern: templateFitPattern(template), tokens: template.split(' ').length }));
+  return store.anyMaskedMatch(window, fits, allHave ? [...new Set(needles)] : undefined);
 }
 
 /** The patterns of a filter's lines, the `limit` most frequent first. */
