@@ -3,9 +3,10 @@ import { sqlString } from './tables.js';
 
 /**
  * The engine's half of log patterns (GET /v1/viewer/patterns; the clustering is in
- * src/viewer/patterns): each line's text with its variable parts masked as `<*>`, in one linear
- * pass of one RE2 pattern, and the lines grouped by that masked text with exact counts. The
- * clustering then sees each distinct masked text once, with its count, instead of every line.
+ * src/viewer/patterns): each line's text with its variable parts masked as `<*>` by RE2 (linear
+ * in the line), and the lines grouped by that masked text with exact counts, in one scan that
+ * masks each line once. The clustering then sees each distinct masked text once, with its count,
+ * instead of every line.
  */
 
 /**
