@@ -7,6 +7,9 @@
  * Run alone, it ingests bench/search's synthetic data set (bench/lib/ingest-dataset.ts) into a
  * fresh server and times the last hour and the whole span:
  *   node dist/bench/analysis/patterns.js [--lines N] [--runs N]   (default 300,000 lines)
+ * or, given a data directory that bench/search filled, opens Logstead in-process on it (reading
+ * only) and times the last hour, the day with `level:error` and the whole day:
+ *   node dist/bench/analysis/patterns.js --data-dir /tmp/keep-10m [--runs N]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -85,8 +88,36 @@ export const describeTiming = (name: string, t: PatternsTiming) =>
 
 export const TIMING_HEADER = '| range | lines | patterns | new | patterns median | count median (ceiling) | ratio |\n|---|---:|---:|---:|---:|---:|---:|';
 
+const HOUR = 3_600_000;
+
+/** The three searches of bench/analysis/run.ts, over a data directory bench/search filled. */
+async function benchDataDir(dataDir: string, runs: number): Promise<void> {
+  const dataset = JSON.parse(fs.readFileSync(path.join(dataDir, 'bench-search-dataset.json'), 'utf8')) as { spanStart: number };
+  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+  const { startLogstead } = await import('../../src/app.js');
+  const { loadSettings } = await import('../../src/settings.js');
+  const running = await startLogstead(loadSettings({ LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' }));
+  try {
+    const { rows } = await running.store.stats();
+    console.log(`bench/analysis/patterns: ${rows.toLocaleString('en')} lines (${dataDir}); ${os.cpus().length} cores, Node ${process.version}; ${runs} timed runs each`);
+    const from = dataset.spanStart - 60_000;
+    const to = dataset.spanStart + 23 * HOUR + 60_000;
+    console.log(TIMING_HEADER);
+    for (const [name, range, params] of [
+      ['the last hour', [to - HOUR, to], {}],
+      ['the day, level:error', [from, to], { query: 'level:error' }],
+      ['the whole day', [from, to], {}],
+    ] as Array<[string, [number, number], Record<string, string>]>) {
+      console.log(describeTiming(name, await timePatterns(running.url, credentials.serviceKey, range[0], range[1], runs, params)));
+    }
+  } finally {
+    await running.close();
+  }
+}
+
 async function main() {
-  const { values } = parseArgs({ options: { lines: { type: 'string', default: '300000' }, runs: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({ options: { lines: { type: 'string', default: '300000' }, runs: { type: 'string', default: '5' }, 'data-dir': { type: 'string' } } });
+  if (values['data-dir']) return benchDataDir(values['data-dir'], Number(values.runs));
   const total = Number(values.lines);
   const runs = Number(values.runs);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-patterns-bench-'));

@@ -104,7 +104,12 @@ test('the first line of a group is its earliest, and the lines at positions come
 test('a masked-text pattern test says which patterns some line fits', async () => {
   const account = 'fits';
   await store.insert(encodeRows([{ ...stored('user bob logged in 42'), account }]));
-  const seen = await store.anyMaskedMatch(filter(account), ['^user [^ ]* logged in <\\*>$', '^user [^ ]* logged out [^ ]*$', '^user bob logged in [^ ]*$']);
-  assert.deepEqual(seen, [true, false, true]);
-  assert.deepEqual(await store.anyMaskedMatch(filter('nobody'), ['^.*$']), [false]);
+  const fit = (pattern: string, tokens = 5) => ({ pattern, tokens });
+  const seen = await store.anyMaskedMatch(filter(account), [fit('^user [^ ]* logged in <\\*>$'), fit('^user [^ ]* logged out [^ ]*$'), fit('^user bob logged in [^ ]*$'), fit('^user bob logged in [^ ]*$', 4)]);
+  // The last: the right pattern, but a text it matches has 5 tokens, so none of 4 is tested.
+  assert.deepEqual(seen, [true, false, true, false]);
+  assert.deepEqual(await store.anyMaskedMatch(filter('nobody'), [fit('^.*$', 1)]), [false]);
+  // Given needles, only lines holding one are masked and tested.
+  assert.deepEqual(await store.anyMaskedMatch(filter(account), [fit('^user bob logged in [^ ]*$')], ['logged in']), [true]);
+  assert.deepEqual(await store.anyMaskedMatch(filter(account), [fit('^user bob logged in [^ ]*$')], ['logged out']), [false]);
 });

@@ -3,9 +3,10 @@ import { sqlString } from './tables.js';
 
 /**
  * The engine's half of log patterns (GET /v1/viewer/patterns; the clustering is in
- * src/viewer/patterns): each line's text with its variable parts masked as `<*>`, in one linear
- * pass of one RE2 pattern, and the lines grouped by that masked text with exact counts. The
- * clustering then sees each distinct masked text once, with its count, instead of every line.
+ * src/viewer/patterns): each line's text with its variable parts masked as `<*>` by RE2 (linear
+ * in the line), and the lines grouped by that masked text with exact counts, in one scan that
+ * masks each line once. The clustering then sees each distinct masked text once, with its count,
+ * instead of every line.
  */
 
 /**
@@ -47,14 +48,17 @@ export const QUOTED_VALUE = String.raw`=(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')`
  */
 export const MASKED_CHARACTERS = 1024;
 
-const mask = (text: string) => `replaceRegexpAll(replaceRegexpAll(${text}, ${sqlString(MASK_ALTERNATIVES.join('|'))}, '<*>'), ${sqlString(QUOTED_VALUE)}, '=<*>')`;
+/**
+ * The second pass only over a text that holds `="` or `='`, which every quoted value starts with:
+ * most lines hold neither, and the engine evaluates only the branch of `if` each row takes.
+ */
+const mask = (text: string) => {
+  const first = `replaceRegexpAll(${text}, ${sqlString(MASK_ALTERNATIVES.join('|'))}, '<*>')`;
+  return `if(position(${text}, '="') > 0 OR position(${text}, '=\\'') > 0, replaceRegexpAll(${first}, ${sqlString(QUOTED_VALUE)}, '=<*>'), ${first})`;
+};
 /** A line's masked text (the SQL twin of nothing: only the engine masks). */
-const MASKED_LINE = `if(lengthUTF8(line) <= ${MASKED_CHARACTERS}, ${mask('line')},
+export const MASKED_LINE = `if(lengthUTF8(line) <= ${MASKED_CHARACTERS}, ${mask('line')},
   concat(${mask(`replaceRegexpOne(leftUTF8(line, ${MASKED_CHARACTERS}), '[^ ]*$', '')`)}, '<*>'))`;
-
-/** A masked text with tokens after the first `keep` made `<*>`: the coarser key of a rare text. */
-const coarse = (key: string, keep: number) =>
-  `arrayStringConcat(arrayMap((token, at) -> if(at <= ${keep}, token, '<*>'), splitByChar(' ', ${key}), arrayEnumerate(splitByChar(' ', ${key}))), ' ')`;
 
 /** One group of lines with the same masked text (or, past the limits, the same coarser key). */
 export interface PatternGroup {
@@ -90,78 +94,175 @@ export interface Selection {
 }
 
 /**
- * Each level re-ranks its groups and coarsens those past `limit`, keeping every count. Over
- * texts that are nearly all distinct (bench/analysis's synthetic lines) the levels cost as much
- * as masking and grouping; over templated logs, whose distinct texts are few, next to nothing.
+ * Past this much memory a grouping spills to disk: a day of lines whose messages all differ has
+ * as many masked texts as lines, and the embedded engine shares the server's process.
  */
-function coarsened(source: string, limit: string, keep: number): string {
-  return `SELECT key, sum(lines) AS lines, min(first_at) AS first_at, max(last_ts) AS last_ts,
-      sumMap(tupleElement(volume, 1), tupleElement(volume, 2)) AS volume
-    FROM (SELECT if(row_number() OVER (ORDER BY lines DESC, key ASC) <= ${limit}, key, ${coarse('key', keep)}) AS key, lines, first_at, last_ts, volume FROM (${source}))
-    GROUP BY key`;
+const GROUP_BY_MEMORY_BYTES = 512 * 1024 * 1024;
+
+/** A whole number for an aggregate function's parameter, which cannot be bound. */
+const literalCount = (value: number) => Math.max(0, Math.min(1_000_000, Math.floor(value)));
+
+/** How a group's text is made from its first line's masked text: kept, first token kept, or none. */
+const enum Level {
+  Exact = 0,
+  FirstToken = 1,
+  Length = 2,
 }
+
+/**
+ * The grouping, in one scan of the lines that masks each once. Texts are keyed by a 64-bit hash
+ * of the masked text (`text_key`), of its first token and number of tokens (`first_key`), and by
+ * that number alone, and carried as no text at all: over lines that nearly all differ, the texts
+ * would be as large as the lines. `texts` (one row per masked text and bucket) is materialized,
+ * so the ranking of texts and the final grouping read it and not the lines again. The most
+ * frequent texts (ties: the smaller hash) are picked with groupArraySorted, which needs no sort
+ * of every text. Each line's count goes to exactly one final group: its text's when that text is
+ * among the kept ones, else its first token's when that is, else its length's.
+ */
+function groupingSql(selection: Selection, options: PatternGroupOptions): string {
+  return `WITH
+  texts AS MATERIALIZED (
+    SELECT text_key, toUInt32(intDiv(toUnixTimestamp64Milli(ts) - {fromMs:Int64}, {bucketMs:Int64})) AS bucket,
+        any(first_key) AS first_key, any(tokens) AS tokens, count() AS c, min((ts, id)) AS first_at, max(ts) AS last_ts
+      FROM (SELECT cityHash64(masked) AS text_key, countSubstrings(masked, ' ') + 1 AS tokens,
+              cityHash64(substringIndex(masked, ' ', 1), tokens) AS first_key, ts, id
+            FROM (SELECT ${MASKED_LINE} AS masked, ts, id FROM ${selection.table} WHERE ${selection.where.join(' AND ')}))
+      GROUP BY text_key, bucket),
+  text_counts AS MATERIALIZED (SELECT text_key, any(first_key) AS first_key, sum(c) AS c FROM texts GROUP BY text_key),
+  kept_texts AS (SELECT tupleElement(arrayJoin(groupArraySorted(${literalCount(options.maxGroups)})((-toInt64(c), text_key))), 2) AS text_key FROM text_counts),
+  kept_firsts AS (
+    SELECT tupleElement(arrayJoin(groupArraySorted(${literalCount(options.maxCoarse)})((-toInt64(c), first_key))), 2) AS first_key
+      FROM (SELECT first_key, sum(c) AS c FROM text_counts WHERE text_key NOT IN kept_texts GROUP BY first_key))
+SELECT level, group_key, sum(c) AS lines, toUnixTimestamp64Milli(tupleElement(min(first_at), 1)) AS first_ms,
+    toString(tupleElement(min(first_at), 2)) AS first_id, toUnixTimestamp64Milli(max(last_ts)) AS last_ms,
+    tupleElement(sumMap([bucket], [c]), 1) AS buckets, tupleElement(sumMap([bucket], [c]), 2) AS counts
+  FROM (SELECT multiIf(text_key IN kept_texts, ${Level.Exact}, first_key IN kept_firsts, ${Level.FirstToken}, ${Level.Length}) AS level,
+          multiIf(level = ${Level.Exact}, text_key, level = ${Level.FirstToken}, first_key, toUInt64(tokens)) AS group_key, bucket, c, first_at, last_ts
+        FROM texts)
+  GROUP BY level, group_key
+  SETTINGS enable_materialized_cte = 1, max_bytes_before_external_group_by = ${GROUP_BY_MEMORY_BYTES}, output_format_json_quote_64bit_integers = 1`;
+}
+
+/** A group's text from its first line's masked text, at its level (split at single spaces, as Drain splits). */
+function levelText(masked: string, level: Level): string {
+  if (level === Level.Exact) return masked;
+  return masked
+    .split(' ')
+    .map((token, at) => (level === Level.FirstToken && at === 0 ? token : '<*>'))
+    .join(' ');
+}
+
+/** Byte order of UTF-8 text (as the engine orders strings), for an order that never depends on the engine's. */
+const byText = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
  * A filter's lines grouped by masked text: each group's count, first and last time, first line's
  * position and volume per bucket. Ordered by count, then text, so the same lines give the same
- * groups in the same order, whatever order they were stored in.
+ * groups in the same order, whatever order they were stored in. Two queries: the grouping, which
+ * carries hashes only, then the masked text of each group's first line (a few thousand lines,
+ * read by their position).
  */
 export async function patternGroups(executor: SqlExecutor, selection: Selection, options: PatternGroupOptions): Promise<PatternGroup[]> {
-  const params: SqlParams = { ...selection.params, bucketMs: options.bucketMs, maxGroups: options.maxGroups, maxKept: options.maxGroups + options.maxCoarse };
-  const exact = `SELECT masked AS key, count() AS lines, min((ts, id)) AS first_at, max(ts) AS last_ts,
-      sumMap([toUInt32(intDiv(toUnixTimestamp64Milli(ts) - {fromMs:Int64}, {bucketMs:Int64}))], [toUInt64(1)]) AS volume
-    FROM (SELECT ${MASKED_LINE} AS masked, ts, id FROM ${selection.table} WHERE ${selection.where.join(' AND ')})
-    GROUP BY masked`;
-  const levels = coarsened(coarsened(exact, '{maxGroups:UInt32}', 1), '{maxKept:UInt32}', 0);
-  const rows = await executor.rows<{ key: string; lines: string; first_ms: string; first_id: string; last_ms: string; buckets: string[]; counts: string[] }>(
-    `SELECT key, lines, toUnixTimestamp64Milli(tupleElement(first_at, 1)) AS first_ms, toString(tupleElement(first_at, 2)) AS first_id,
-        toUnixTimestamp64Milli(last_ts) AS last_ms, tupleElement(volume, 1) AS buckets, tupleElement(volume, 2) AS counts
-      FROM (${levels}) ORDER BY lines DESC, key ASC`,
+  const params: SqlParams = { ...selection.params, bucketMs: options.bucketMs };
+  const rows = await executor.rows<{ level: number; lines: string; first_ms: string; first_id: string; last_ms: string; buckets: number[]; counts: string[] }>(
+    groupingSql(selection, options),
     params,
+    // Every selected line is masked: apart, so that inserts and searches go on beside it.
+    { apart: true },
   );
-  return rows.map((row) => ({
-    text: row.key,
-    lines: Number(row.lines),
-    firstMs: Number(row.first_ms),
-    lastMs: Number(row.last_ms),
-    firstId: row.first_id,
-    volume: row.buckets.map((bucket, at) => [Number(bucket), Number(row.counts[at])]),
-  }));
+  const masked = await linesAt(executor, selection, rows.map((row) => ({ ts: Number(row.first_ms), id: row.first_id })), MASKED_LINE);
+  // Texts that two levels share (a text `a <*>` and the first-token group `a <*>`) are one group.
+  const byKey = new Map<string, PatternGroup>();
+  for (const row of rows) {
+    const text = levelText(masked.get(`${row.first_ms}:${row.first_id}`) ?? '', Number(row.level) as Level);
+    const group: PatternGroup = {
+      text,
+      lines: Number(row.lines),
+      firstMs: Number(row.first_ms),
+      lastMs: Number(row.last_ms),
+      firstId: row.first_id,
+      volume: row.buckets.map((bucket, at) => [Number(bucket), Number(row.counts[at])]),
+    };
+    const known = byKey.get(text);
+    byKey.set(text, known ? mergeGroups(known, group) : group);
+  }
+  return [...byKey.values()].sort((a, b) => b.lines - a.lines || byText(a.text, b.text));
+}
+
+/** Two groups of the same text as one: counts and volumes added, the earlier first line kept. */
+function mergeGroups(a: PatternGroup, b: PatternGroup): PatternGroup {
+  const volume = new Map(a.volume);
+  for (const [bucket, lines] of b.volume) volume.set(bucket, (volume.get(bucket) ?? 0) + lines);
+  const aFirst = a.firstMs < b.firstMs || (a.firstMs === b.firstMs && BigInt(a.firstId) < BigInt(b.firstId));
+  return {
+    text: a.text,
+    lines: a.lines + b.lines,
+    firstMs: aFirst ? a.firstMs : b.firstMs,
+    firstId: aFirst ? a.firstId : b.firstId,
+    lastMs: Math.max(a.lastMs, b.lastMs),
+    volume: [...volume].sort((x, y) => x[0] - y[0]),
+  };
 }
 
 /**
  * The text of the lines at these positions among a selection's lines (the selection again, so a
- * line outside it is never returned), by "ts:id".
+ * line outside it is never returned), by "ts:id": the line itself, or `column` made of it.
  */
-export async function linesAt(executor: SqlExecutor, selection: Selection, positions: Array<{ ts: number; id: string }>): Promise<Map<string, string>> {
+export async function linesAt(executor: SqlExecutor, selection: Selection, positions: Array<{ ts: number; id: string }>, column = 'line'): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (positions.length === 0) return found;
   const params: SqlParams = { ...selection.params, atTimes: [...new Set(positions.map((at) => at.ts))], atIds: positions.map((at) => at.id) };
-  const rows = await executor.rows<{ ts_ms: string; line_id: string; line: string }>(
-    `SELECT toUnixTimestamp64Milli(ts) AS ts_ms, toString(id) AS line_id, line FROM ${selection.table}
+  const rows = await executor.rows<{ ts_ms: string; line_id: string; text: string }>(
+    `SELECT toUnixTimestamp64Milli(ts) AS ts_ms, toString(id) AS line_id, ${column} AS text FROM ${selection.table}
       WHERE ${selection.where.join(' AND ')}
         AND ts IN (SELECT fromUnixTimestamp64Milli(arrayJoin({atTimes:Array(Int64)})))
         AND id IN (SELECT toUInt64(arrayJoin({atIds:Array(String)})))`,
     params,
+    // Every selected line is masked: apart, so that inserts and searches go on beside it.
+    { apart: true },
   );
-  for (const row of rows) found.set(`${row.ts_ms}:${row.line_id}`, row.line);
+  for (const row of rows) found.set(`${row.ts_ms}:${row.line_id}`, row.text);
   return found;
 }
 
+/** An RE2 pattern over masked texts, and the number of tokens (split at single spaces) of every text it matches. */
+export interface MaskedFit {
+  pattern: string;
+  tokens: number;
+}
+
 /**
- * For each RE2 pattern, whether some line of the selection has a masked text it matches. The
- * lines are masked and grouped first, so each pattern runs once per distinct masked text.
+ * For each pattern, whether some line of the selection has a masked text it matches. The lines
+ * are masked and grouped first, and a pattern runs only over the distinct texts of its number of
+ * tokens: over a window of lines that nearly all differ, 50 patterns run over every text took
+ * seconds. Given `needles`, only lines holding one of them (bytes as they are) are masked: the
+ * caller knows that every line whose masked text matches a pattern holds one.
  */
-export async function anyMaskedMatch(executor: SqlExecutor, selection: Selection, patterns: string[]): Promise<boolean[]> {
-  if (patterns.length === 0) return [];
+export async function anyMaskedMatch(executor: SqlExecutor, selection: Selection, fits: MaskedFit[], needles?: string[]): Promise<boolean[]> {
+  if (fits.length === 0) return [];
   const params: SqlParams = { ...selection.params };
-  const tests = patterns.map((pattern, at) => {
-    params[`fit${at}`] = pattern;
-    return `max(match(masked, {fit${at}:String})) AS seen${at}`;
+  const tests = fits.map((fit, at) => {
+    params[`fit${at}`] = fit.pattern;
+    params[`tokens${at}`] = fit.tokens;
+    return `max(tokens = {tokens${at}:UInt32} AND match(masked, {fit${at}:String})) AS seen${at}`;
   });
+  const where = [...selection.where];
+  if (needles) {
+    if (needles.length === 0) return fits.map(() => false);
+    // multiSearchAny takes at most 255 needles.
+    const chunks: string[] = [];
+    for (let at = 0; at < needles.length; at += 200) {
+      params[`needles${chunks.length}`] = needles.slice(at, at + 200);
+      chunks.push(`multiSearchAny(line, {needles${chunks.length}:Array(String)})`);
+    }
+    where.push(`(${chunks.join(' OR ')})`);
+  }
   const [row] = await executor.rows<Record<string, string | number>>(
-    `SELECT ${tests.join(', ')} FROM (SELECT DISTINCT ${MASKED_LINE} AS masked FROM ${selection.table} WHERE ${selection.where.join(' AND ')})`,
+    `SELECT ${tests.join(', ')} FROM (SELECT masked, countSubstrings(masked, ' ') + 1 AS tokens
+      FROM (SELECT DISTINCT ${MASKED_LINE} AS masked FROM ${selection.table} WHERE ${where.join(' AND ')}))`,
     params,
+    // Every selected line is masked: apart, so that inserts and searches go on beside it.
+    { apart: true },
   );
-  return patterns.map((_, at) => Number(row?.[`seen${at}`] ?? 0) === 1);
+  return fits.map((_, at) => Number(row?.[`seen${at}`] ?? 0) === 1);
 }

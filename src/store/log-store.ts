@@ -5,7 +5,7 @@ import type { FacetName, Facets } from '../wire/types.js';
 import type { InsertPayload, SqlExecutor, SqlParams } from './executor.js';
 import { INSERT_COLUMNS } from './row-encoding.js';
 import { META_FIELD_PATHS } from './meta-paths-sql.js';
-import { type PatternGroup, type PatternGroupOptions, type Selection, anyMaskedMatch, linesAt, patternGroups } from './line-patterns.js';
+import { type MaskedFit, type PatternGroup, type PatternGroupOptions, type Selection, anyMaskedMatch, linesAt, patternGroups } from './line-patterns.js';
 import type { SqlCondition, StoredLine } from './types.js';
 import { migrateLogStore } from './migrations.js';
 import { type LogTables, logTables, sqlString } from './tables.js';
@@ -385,9 +385,9 @@ export class LogStore {
     return linesAt(this.executor, await this.patternSelection(filter), positions);
   }
 
-  /** For each RE2 pattern, whether a masked text of a filter's lines matches it (line-patterns.ts). */
-  async anyMaskedMatch(filter: LineFilter, patterns: string[]): Promise<boolean[]> {
-    return anyMaskedMatch(this.executor, await this.patternSelection(filter), patterns);
+  /** For each pattern, whether a masked text of a filter's lines (holding a needle, given some) matches it (line-patterns.ts). */
+  async anyMaskedMatch(filter: LineFilter, fits: MaskedFit[], needles?: string[]): Promise<boolean[]> {
+    return anyMaskedMatch(this.executor, await this.patternSelection(filter), fits, needles);
   }
 
   private async patternSelection(filter: LineFilter): Promise<Selection> {

@@ -2,7 +2,7 @@ import type { LineFilter, LogStore } from '../../store/log-store.js';
 import type { PatternGroup } from '../../store/line-patterns.js';
 import type { LogPattern, PatternsResponse } from '../../wire/types.js';
 import { drain } from './drain.js';
-import { templateFitPattern, templateId, templateQuery } from './template-text.js';
+import { templateFitPattern, templateId, templateNeedle, templateQuery } from './template-text.js';
 
 /**
  * Log patterns of a search (GET /v1/viewer/patterns; docs/patterns.md): the engine masks and
@@ -62,6 +62,19 @@ export function clusterGroups(groups: PatternGroup[], bucketCount: number): Clus
   return [...byTemplate.values()].sort((a, b) => b.lines - a.lines || (a.template < b.template ? -1 : a.template > b.template ? 1 : 0));
 }
 
+/**
+ * Whether some line of the window fits each template. When every template has a needle, only
+ * the window's lines holding one are masked: most lines of a window hold none of the top
+ * templates' constant text.
+ */
+function seenBefore(store: LogStore, window: LineFilter, templates: string[]): Promise<boolean[]> {
+  const needles = templates.map(templateNeedle);
+  const allHave = needles.every((needle): needle is string => needle !== undefined);
+  // A text fits a template only with as many tokens: a placeholder stands for no space.
+  const fits = templates.map((template) => ({ pattern: templateFitPattern(template), tokens: template.split(' ').length }));
+  return store.anyMaskedMatch(window, fits, allHave ? [...new Set(needles)] : undefined);
+}
+
 /** The patterns of a filter's lines, the `limit` most frequent first. */
 export async function findPatterns(store: LogStore, filter: LineFilter, options: PatternOptions): Promise<PatternsResponse> {
   const spanMs = filter.toMs - filter.fromMs + 1;
@@ -74,7 +87,7 @@ export async function findPatterns(store: LogStore, filter: LineFilter, options:
   const before = { from: Math.max(0, filter.fromMs - spanMs), to: filter.fromMs - 1 };
   const [examples, seen] = await Promise.all([
     store.linesAt(filter, shown.map((cluster) => ({ ts: cluster.firstMs, id: cluster.firstId }))),
-    before.to < before.from ? shown.map(() => false) : store.anyMaskedMatch({ ...filter, fromMs: before.from, toMs: before.to }, shown.map((cluster) => templateFitPattern(cluster.template))),
+    before.to < before.from ? shown.map(() => false) : seenBefore(store, { ...filter, fromMs: before.from, toMs: before.to }, shown.map((cluster) => cluster.template)),
   ]);
   const patterns: LogPattern[] = shown.map((cluster, at) => ({
     id: templateId(cluster.template),

@@ -5,7 +5,7 @@ import { compileQuery } from '../../query/compile.js';
 import { parseQuery } from '../../query/parser.js';
 import { toPredicate } from '../../query/to-predicate.js';
 import type { SearchableLine } from '../../query/searchable.js';
-import { templateFitPattern, templateId, templateQuery } from './template-text.js';
+import { templateFitPattern, templateId, templateNeedle, templateQuery } from './template-text.js';
 
 const line = (text: string): SearchableLine => ({ line: text, host: 'h', app: 'a', level: '', file: '', env: '', tags: [], meta: '', meta_indexed: true, fields: '', size: text.length });
 
@@ -63,4 +63,19 @@ test('ids are stable per template and differ between templates', () => {
   assert.equal(templateId('a <*> b'), templateId('a <*> b'));
   assert.notEqual(templateId('a <*> b'), templateId('a <*> c'));
   assert.match(templateId('x'), /^[0-9a-f]{16}$/);
+});
+
+test('a template\'s needle is its longest constant text touching no placeholder, held by every line it fits', () => {
+  assert.equal(templateNeedle('GET /api/users/<*> took <*>'), 'GET /api/users/');
+  assert.equal(templateNeedle('user=<*> logged in from <*>'), ' logged in from ');
+  // `<`, `*` and `>` of the template's own text are left out: a masked text's `<*>` is no line's text.
+  assert.equal(templateNeedle('a<b <*> c'), 'b ');
+  assert.equal(templateNeedle('<*> <*>'), ' ');
+  assert.equal(templateNeedle('<*>'), undefined);
+  // Every raw line whose masked text fits holds it.
+  const line = 'user="bob smith" logged in from 10.0.0.1:80';
+  const masked = 'user=<*> logged in from <*>';
+  const pattern = RE2JS.compile(templateFitPattern('user=<*> logged in from <*>'));
+  assert.ok(pattern.matcher(masked).find());
+  assert.ok(line.includes(templateNeedle('user=<*> logged in from <*>')!));
 });

@@ -71,3 +71,14 @@ const escapeRe2 = (text: string) => text.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
  * (a masked text is split into tokens at spaces, and a masked value holds none).
  */
 export const templateFitPattern = (template: string): string => `^${template.split(WILDCARD).map(escapeRe2).join('[^ ]*')}$`;
+
+/**
+ * The longest run of a template's constant text without `<`, `*` or `>`, which every line that
+ * fits the template holds as it is: a masked text is its line with spans replaced by `<*>`, so
+ * text of the masked text that touches no `<*>` is the line's own. Undefined when the template
+ * has none (`<*> <*>`). The check for new patterns masks only the lines holding one.
+ */
+export function templateNeedle(template: string): string | undefined {
+  const runs = template.split(/[<*>]+/).filter((run) => run.length > 0);
+  return runs.reduce<string | undefined>((longest, run) => (longest === undefined || run.length > longest.length ? run : longest), undefined);
+}
