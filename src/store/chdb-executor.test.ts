@@ -33,7 +33,8 @@ async function firstToEnd(apart: boolean): Promise<string[]> {
     ended.push('read');
     return rows;
   });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // A head start well inside the read's 1.5 s, so that it is under way on a busy machine too.
+  await new Promise((resolve) => setTimeout(resolve, 500));
   await executor.insertTabSeparated('t', ['n'], Buffer.from('1\n')).then(() => ended.push('insert'));
   const rows = await read;
   assert.equal(Number(rows[0].total), 1, 'the read answers in full');
