@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
-import { cpuSeconds, rssMiB } from '../lib/rss.js';
+import { cpuSeconds, cpuSecondsByThread, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { loadBodies, postIngest } from '../lib/ingest-request.js';
 
@@ -47,6 +47,8 @@ interface FleetLoad {
   errors: number;
   peakRssMiB: number;
   medianRssMiB: number;
+  /** The server's CPU per acknowledged line by thread name (µs), largest first: where a line's CPU goes. */
+  cpuMicrosByThread: Record<string, number>;
 }
 
 interface ServerFigures extends FleetLoad {
@@ -119,10 +121,12 @@ async function fleetLoad(url: string, key: string, design: FleetDesign, bodies: 
   };
   const sampler = setInterval(() => rss.push(rssMiB(pid)), 200);
   const cpuBegin = cpuSeconds(pid);
+  const threadsBegin = cpuSecondsByThread(pid);
   const begin = performance.now();
   await Promise.all(Array.from({ length: design.senders }, sender));
   const seconds = (performance.now() - begin) / 1000;
   const cpuUsed = cpuSeconds(pid) - cpuBegin;
+  const threadsEnd = cpuSecondsByThread(pid);
   clearInterval(sampler);
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -136,6 +140,12 @@ async function fleetLoad(url: string, key: string, design: FleetDesign, bodies: 
     errors,
     peakRssMiB: Math.max(0, ...rss),
     medianRssMiB: rss.length > 0 ? median(rss) : 0,
+    cpuMicrosByThread: Object.fromEntries(
+      [...threadsEnd]
+        .map(([name, seconds]) => [name, round((acknowledged > 0 ? ((seconds - (threadsBegin.get(name) ?? 0)) * 1e6) / acknowledged : 0), 2)] as const)
+        .filter(([, micros]) => micros >= 0.05)
+        .sort((a, b) => b[1] - a[1]),
+    ),
   };
 }
 
@@ -225,6 +235,7 @@ export async function runFleet(options: FleetOptions): Promise<void> {
       for (const side of ordered) {
         const figures = await loadServer(side.side, side.dir, side.env, design, bodies, hostnames, rawBytesPerLine, options);
         console.log(`  run ${run}, ${name}, ${side.side}: ${describe(figures, ceiling, options.settleSeconds)}`);
+        console.log(`    CPU µs a line by thread: ${Object.entries(figures.cpuMicrosByThread).map(([thread, micros]) => `${thread} ${micros}`).join(', ')}`);
         servers.push(figures);
       }
       results.push({ design: name, run, ceiling, servers });

@@ -25,3 +25,30 @@ export function cpuSeconds(pid: number | undefined): number {
 
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every common platform. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds of a process's threads grouped by thread name (digits and trailing separators taken
+ * off, so the engine's pool threads `MergeMutate3`/`MergeMutate4` count as one), from
+ * /proc/<pid>/task (Linux). Threads that ended between two readings are not in the later one.
+ */
+export function cpuSecondsByThread(pid: number | undefined): Map<string, number> {
+  const byName = new Map<string, number>();
+  if (!pid) return byName;
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const task of tasks) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = task === String(pid) ? 'main thread' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d:_-]+$/, '') || 'unnamed';
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
+    } catch {
+      // The thread ended while we read.
+    }
+  }
+  return byName;
+}
