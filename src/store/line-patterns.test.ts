@@ -42,6 +42,7 @@ test('masking turns each kind of variable part into <*> and keeps the rest byte 
     ['from 10.0.0.1:8080 and 192.168.1.7 mac aa:bb:cc:dd:ee:ff', 'from <*> and <*> mac <*>'],
     ['id 550e8400-e29b-41d4-a716-446655440000 sha deadbeef0123 ptr 0x7fff', 'id <*> sha <*> ptr <*>'],
     ['at 2026-11-28T10:00:00.123Z or 2026-11-28 10:00:00 or 10:00:01', 'at <*> or <*> or <*>'],
+    ['10.0.0.1 - - [30/Nov/2026:23:59:59 +0000] "GET / HTTP/1.1" 200 on 1/Dec/2026', '<*> - - [<*>] "GET / HTTP/<*>" <*> on <*>'],
     ['mail bob.smith@example.co.uk sent 12KB', 'mail <*> sent <*>'],
     ['msg="a b \\" c" user=\'x y\' n=42 rate 3.5', 'msg=<*> user=<*> n=<*> rate <*>'],
     ['user_42 v2 req-7 /api/v1/users', 'user_42 v2 req-<*> /api/v1/users'],
@@ -51,6 +52,14 @@ test('masking turns each kind of variable part into <*> and keeps the rest byte 
   await store.insert(encodeRows(cases.map(([text]) => ({ ...stored(text), account }))));
   const groups = await store.patternGroups(filter(account), options);
   assert.deepEqual(groups.map((group) => group.text).sort(), cases.map(([, masked]) => masked).sort());
+});
+
+test("access log lines either side of a month's start have one masked text, so one pattern", async () => {
+  const account = 'months';
+  const lines = ['30/Nov/2026:23:59:59 +0000', '01/Dec/2026:00:00:01 +0000'].map((at) => ({ ...stored(`10.0.0.1 - - [${at}] "GET / HTTP/1.1" 200 512 "-" "curl/8.5" 0.004`), account }));
+  await store.insert(encodeRows(lines));
+  const groups = await store.patternGroups(filter(account), options);
+  assert.deepEqual(groups.map((group) => [group.text, group.lines]), [['<*> - - [<*>] "GET / HTTP/<*>" <*> <*> "-" "curl/<*>" <*>', 2]]);
 });
 
 test('a long line is masked up to its last space within the limit, the rest one <*>', async () => {
