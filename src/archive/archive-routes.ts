@@ -88,10 +88,13 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
 
   app.get('/v1/config/archiving', { config: { permission: 'admin' } }, async (request) => view(await auth.account(request)));
 
-  /** The archive carries every line of the organisation to its bucket: a scoped admin may not say where. */
+  /**
+   * The archive carries every line of the organisation to its bucket: a scoped admin may not say
+   * where, nor stop it, since both decide what happens to lines outside their scope.
+   */
   const unscopedAccount = async (request: FastifyRequest) => {
     const { account, scope } = await auth.principal(request);
-    if (!seesEveryLine(scope)) throw errors.scopeForbidden(scope ?? [], 'the archive carries every line of the organisation to the bucket it names, so only an unscoped admin sets it');
+    if (!seesEveryLine(scope)) throw errors.scopeForbidden(scope ?? [], 'the archive carries every line of the organisation to the bucket it names, so only an unscoped admin sets or ends it');
     return account;
   };
 
@@ -112,7 +115,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: ArchiveRoutesDep
   });
 
   app.delete('/v1/config/archiving', { config: { permission: 'admin', audit: 'archiving' } }, async (request) => {
-    const account = await auth.account(request);
+    const account = await unscopedAccount(request);
     if (!(await configs.remove(account))) throw errors.archiveNotConfigured();
     return { deleted: true };
   });

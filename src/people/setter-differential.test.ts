@@ -375,14 +375,14 @@ describe('fixed: the red-team cases', () => {
     assert.equal(ok(await api('GET', `/v1/config/groups/${team}`, 'key'), 'group').access_scopes, 'app:billing');
   });
 
-  test('a scoped admin may not set where the index-rate alert or the archive sends', async () => {
+  test('a scoped admin may not set where the index-rate alert or the archive sends, nor end the archive', async () => {
     const admin = await person('admin', true);
     const rate = await api('PUT', '/v1/config/index-rate', admin, { max_lines: 10, threshold_alert: 'separate', frequency: 'hourly', enabled: true, channels: { webhook: [{ url: `${hooks.url}/rate` }] } });
     assert.equal(rate.status, 403);
     assert.match(rate.json.error, /scope/);
     const bucket = { integration: 's3', bucket: 'mine', endpoint: 'http://127.0.0.1:9', accesskey: 'a', secretkey: 'b' };
-    for (const method of ['POST', 'PUT']) {
-      const archive = await api(method, '/v1/config/archiving', admin, bucket);
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const archive = await api(method, '/v1/config/archiving', admin, method === 'DELETE' ? undefined : bucket);
       assert.equal(archive.status, 403, `${method} /v1/config/archiving`);
       assert.match(archive.json.error, /scope/);
     }
