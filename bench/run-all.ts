@@ -61,6 +61,9 @@ async function main() {
     ['numeric range', '≤ 80 ms', fmt(query('numeric range')?.apiMs, 'ms', 1)],
     ['24 h histogram of a word', '≤ 100 ms', fmt(query('24 h histogram')?.apiMs, 'ms', 1)],
     ['export of 10,000 lines (v1, to the last byte)', '≤ 250 ms', fmt(query('export of 10,000')?.apiMs, 'ms', 1)],
+    [`fields sidebar, a day's search (${fmt(search.lines, 'lines')})`, '≤ 1 s (issue 40)', fmt(search.analysis?.fieldsDayMs, 'ms')],
+    [`log patterns, the last hour (${fmt(search.analysis?.patternsLastHourLines, 'lines')})`, 'no target', fmt(search.analysis?.patternsLastHourMs, 'ms')],
+    ['graph of 24 hourly buckets by app: count / p95', 'no target', `${fmt(search.analysis?.graphCountByAppMs, 'ms')} / ${fmt(search.analysis?.graphP95ByAppMs, 'ms')}`],
     ['line acknowledged → live-tail client', 'p99 ≤ 1 s', fmt(viewer.tailP99Ms, 'ms', 1)],
     ['line acknowledged → immediate alert at a webhook', 'p99 ≤ 2 s', fmt(viewer.alertP99Ms, 'ms', 1)],
     [

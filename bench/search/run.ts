@@ -18,6 +18,9 @@ import type { LineFilter, LogStore } from '../../src/store/log-store.js';
 import { startLogsteadServer, stopProcess } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
 import { ingestDataset } from '../lib/ingest-dataset.js';
+import { benchFields } from '../analysis/fields.js';
+import { timeGraphs } from '../analysis/graph.js';
+import { timePatterns } from '../analysis/patterns.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -138,6 +141,19 @@ async function main() {
     }
     results.push({ name: item.name, query: item.params.query ?? '', hits, apiMs: median(api), engineMs: median(engine), targetMs: item.targetMs ?? null });
   }
+  // The viewer's answers over the same day, beside the first searches (issue 40; bench/analysis
+  // has more cases): the fields sidebar of the whole day, the patterns of its last hour, and a
+  // graph of 24 hourly buckets broken down by app.
+  console.log('the viewer\'s answers over the same lines:');
+  const [fieldsDay] = await benchFields({
+    url: running.url, serviceKey: credentials.serviceKey, from, to, runs: RUNS,
+    cases: [{ name: 'the whole day, no query', params: {} }],
+    beforeEach: () => running.engine.exec('SYSTEM DROP QUERY CONDITION CACHE'),
+  });
+  const patternsLastHour = await timePatterns(running.url, credentials.serviceKey, to - 3_600_000, to, RUNS);
+  console.log(`  log patterns, the last hour: ${patternsLastHour.patternsMs.toFixed(0)} ms median over ${patternsLastHour.lines.toLocaleString('en')} lines`);
+  const graph = await timeGraphs(running.url, credentials.serviceKey, { to, runs: RUNS });
+  console.log(`  graph of 24 hourly buckets by app: count ${graph.countByAppMs.toFixed(0)} ms, p95 ${graph.p95ByAppMs.toFixed(0)} ms (the timeline ${graph.histogramMs.toFixed(0)} ms)\n`);
   await running.close();
 
   console.log('| query | hits | API median | engine median | API / engine | target (issue 30) |');
@@ -153,6 +169,13 @@ async function main() {
     ingestSeconds: Number(ingested.seconds.toFixed(1)),
     bytesOnDiskPerRawByte: Number((stats.bytesOnDisk / ingested.rawBytes).toFixed(3)),
     results,
+    analysis: {
+      fieldsDayMs: Number(fieldsDay.medianMs.toFixed(1)),
+      patternsLastHourMs: Number(patternsLastHour.patternsMs.toFixed(1)),
+      patternsLastHourLines: patternsLastHour.lines,
+      graphCountByAppMs: Number(graph.countByAppMs.toFixed(1)),
+      graphP95ByAppMs: Number(graph.p95ByAppMs.toFixed(1)),
+    },
   };
   const resultsDir = path.join(root, 'bench/results');
   fs.mkdirSync(resultsDir, { recursive: true });
