@@ -62,6 +62,14 @@ test("access log lines either side of a month's start have one masked text, so o
   assert.deepEqual(groups.map((group) => [group.text, group.lines]), [['<*> - - [<*>] "GET / HTTP/<*>" <*> <*> "-" "curl/<*>" <*>', 2]]);
 });
 
+test("syslog lines either side of a month's start have one masked text, so one pattern", async () => {
+  const account = 'syslog-months';
+  const lines = ['Nov 30 23:59:59', 'Dec  1 00:00:01'].map((at) => ({ ...stored(`${at} web-1 sshd[412]: Accepted publickey for deploy`), account }));
+  await store.insert(encodeRows(lines));
+  const groups = await store.patternGroups(filter(account), options);
+  assert.deepEqual(groups.map((group) => [group.text, group.lines]), [['<*> web-<*> sshd[<*>]: Accepted publickey for deploy', 2]]);
+});
+
 test('a long line is masked up to its last space within the limit, the rest one <*>', async () => {
   const account = 'long';
   const text = `${'word '.repeat(MASKED_CHARACTERS / 5 - 1)}abcdefghij tail 42`;

@@ -14,7 +14,8 @@ import { sqlString } from './tables.js';
  * first alternative that matches where a match starts first):
  * - a UUID; a date, with its time and zone when given; an access log's date with its time and zone
  *   (`28/Nov/2026:10:00:00 +0000`: its month's name left in would split an access log's pattern in
- *   two at each month's start, the second marked new); a time of day;
+ *   two at each month's start, the second marked new); a syslog date with its time (`Nov 28
+ *   22:48:37`, RFC 3164's, for the same reason); a time of day;
  * - an e-mail address; an IPv4 address with its port; a MAC or a full IPv6 address;
  * - a hex number (`0x1f`); a duration (`12ms`, `1.5s`, `1h30m`); a size (`12KB`, `3MiB`);
  * - a run of 8 or more hex digits (ids, hashes); any other number (`42`, `3.5`).
@@ -25,6 +26,7 @@ export const MASK_ALTERNATIVES: readonly string[] = [
   String.raw`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`,
   String.raw`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?`,
   String.raw`\b\d{1,2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}(?::\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?)?`,
+  String.raw`\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} \d{2}:\d{2}:\d{2}\b`,
   String.raw`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`,
   String.raw`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`,
   String.raw`\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b`,
