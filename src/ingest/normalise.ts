@@ -3,7 +3,7 @@ import { nestedDeeperThan } from '../lib/json-depth.js';
 import type { StoredLine } from '../store/types.js';
 import { BadInputError } from '../lib/ingest-errors.js';
 import { readExtraFields } from './extra-fields.js';
-import { type ParsedLine, dockerLine, parseFormat } from './formats/index.js';
+import { type ParsedLine, dockerLine, parseFormat, tailRecordLine } from './formats/index.js';
 import type { DockerLine } from './formats/docker.js';
 import { withoutMezmoElement } from './formats/syslog-header.js';
 import { parseJsonLine } from './json-line.js';
@@ -148,16 +148,30 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   let parsedFields = parseJsonLine(sent);
   // A Docker json-file line is unwrapped: the program's own line is stored, and parsed, instead.
   const docker = parsedFields && dockerLine(parsedFields);
-  const own = docker ? docker.inner : sent;
+  let own = docker ? docker.inner : sent;
   if (docker) parsedFields = parseJsonLine(own);
+  // A file's line as Fluent Bit's tail input wraps it ({"log": "..."}) is stored as sent (its
+  // escapes kept, README "Fluent Bit"), with the fields of the line inside, parsed as if sent alone.
+  const tailed = parsedFields && !docker ? tailRecordLine(parsedFields) : null;
+  let tailedFields: Record<string, unknown> | null = null;
+  if (tailed !== null) {
+    const inner = parseJsonLine(tailed);
+    const innerFormat = inner ? null : parseFormat(tailed, givenApp || file);
+    if (inner || innerFormat?.logtype) {
+      tailedFields = parsedFields;
+      own = tailed;
+      parsedFields = inner;
+    }
+  }
   const jsonFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   // Not JSON: one of the common formats (formats/index.ts), or text as before.
   let format: ParsedLine | null = jsonFields ? null : parseFormat(own, givenApp || file);
   if (docker && !jsonFields) format = withDocker(format, docker);
   // A relayed syslog line may carry Mezmo's structured data, and with it the sender's ingestion
   // key: the format parser leaves it out of the fields, and the stored text leaves it out too.
-  const line = jsonFields ? own : withoutMezmoElement(own);
-  const lineFields = jsonFields ? (docker ? { ...jsonFields, stream: docker.stream } : jsonFields) : (format?.fields ?? null);
+  const line = tailedFields ? sent : jsonFields ? own : withoutMezmoElement(own);
+  const ownFields = jsonFields ? (docker ? { ...jsonFields, stream: docker.stream } : jsonFields) : (format?.fields ?? null);
+  const lineFields = tailedFields ? { ...tailedFields, ...ownFields } : ownFields;
   const given = (raw as { [PROTOCOL_FIELDS]?: Record<string, string> })[PROTOCOL_FIELDS];
   const fields = given ? { ...lineFields, ...given } : lineFields;
   // A syslog header names the program and host that wrote the line, not the relay that sent it.

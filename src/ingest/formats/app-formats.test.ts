@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFormat } from './index.js';
 import * as dockerModule from './docker.js';
+import { tailRecordLine } from './fluent-bit-tail.js';
 import * as sample from './samples.js';
 
 test('Heroku router lines: logfmt with connect and service in ms, the host as http_host, the level from at', () => {
@@ -152,4 +153,12 @@ test("Docker's json-file lines are unwrapped to the program's own line", () => {
   assert.deepEqual(dockerLine(JSON.parse(sample.DOCKER)), { inner: 'Log line is here', stream: 'stdout', ts: Date.parse('2019-01-01T11:11:11.111Z') });
   assert.equal(dockerLine({ log: 'x', stream: 'stdout', time: '2019-01-01T11:11:11Z', other: 1 }), null, 'another JSON line with a log key');
   assert.equal(dockerLine({ log: 'x', stream: 'elsewhere', time: '2019-01-01T11:11:11Z' }), null);
+});
+
+test("Fluent Bit's tail records give the file's line inside, and only when they hold nothing else", () => {
+  assert.equal(tailRecordLine({ log: 'level=info msg=hi\r\n' }), 'level=info msg=hi');
+  assert.equal(tailRecordLine({ log: 'x', level: 'warn' }), null, 'a record with other keys is JSON of its own');
+  assert.equal(tailRecordLine({ log: 7 }), null);
+  assert.equal(tailRecordLine({ log: '\n' }), null, 'nothing inside to parse');
+  assert.equal(tailRecordLine({ message: 'x' }), null);
 });

@@ -17,6 +17,7 @@ import { parseSyslogHeader } from './syslog-header.js';
 
 export type { ParsedLine } from './parsed.js';
 export { dockerLine } from './docker.js';
+export { tailRecordLine } from './fluent-bit-tail.js';
 
 /** Whether an access log's app or file names Apache rather than nginx (the bytes are the same). */
 const APACHE_SOURCE = /apache|httpd/i;

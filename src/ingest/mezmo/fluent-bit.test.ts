@@ -87,6 +87,9 @@ test("the README's Fluent Bit configuration delivers tail records with every fie
     { log: 'GET /orders 200 fluentreadme 12ms' },
     { log: 'caf\u00e9 漢字 fluentreadme', level: 'warn', meta: { order: 7 } },
     { message: 'payment failed fluentreadme', severity: 'error', file: '/var/log/myapp/pay.log' },
+    // Lines of an nginx access log and of a logfmt file, as tail with no parser makes them.
+    { log: '10.9.9.9 - - [28/Nov/2026:23:11:39 +0000] "GET /fluentreadme HTTP/1.1" 503 12 "-" "curl/8" 0.500\n' },
+    { log: 'time=2026-11-28T23:11:39Z level=error msg="card declined" order=7 fluentreadme=1' },
   ];
   const body = fluentJson({ lines: records.map((record) => outLogdnaLine(record, now - 5, app)) });
   const path = `${output.get('logdna_endpoint')}?hostname=${hostname}&mac=&ip=&now=${now}&tags=${tags}`;
@@ -96,7 +99,7 @@ test("the README's Fluent Bit configuration delivers tail records with every fie
   const exported = jsonLines(
     (await request(`${server.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=fluentreadme`, { headers: { servicekey: server.org.serviceKey } })).text,
   );
-  assert.equal(exported.length, 3);
+  assert.equal(exported.length, 5);
   for (const line of exported) {
     assert.equal(line._host, hostname);
     assert.equal(line._app, app);
@@ -109,6 +112,15 @@ test("the README's Fluent Bit configuration delivers tail records with every fie
   const payment = exported.find((line) => line._line.includes('payment'))!;
   assert.equal(payment.level, 'ERROR');
   assert.equal(payment._file, '/var/log/myapp/pay.log');
+  // A record that is only a file's line is stored as sent, with the fields of the line inside.
+  const access = exported.find((line) => line._line.includes('10.9.9.9'))!;
+  assert.equal(access._line, fluentJson(records[3]));
+  assert.deepEqual([access._logtype, access._status, access._path, access.response_time, access.log], ['nginx', 503, '/fluentreadme', 0.5, records[3].log]);
+  const logfmt = exported.find((line) => line._line.includes('card declined'))!;
+  assert.equal(logfmt._line, fluentJson(records[4]));
+  assert.deepEqual([logfmt._logtype, logfmt.msg, logfmt.order, logfmt.level], ['logfmt', 'card declined', 7, 'ERROR']);
+  const plain = exported.find((line) => line._line.includes('GET /orders'))!;
+  assert.deepEqual([plain._logtype, plain.log], ['json', records[0].log], 'a line in no format inside stays a JSON line');
   const found = jsonLines(
     (await request(`${server.url}/v1/export?from=0&to=${Date.now() + 60_000}&query=${encodeURIComponent('"café 漢字"')}`, { headers: { servicekey: server.org.serviceKey } })).text,
   );
