@@ -13,7 +13,7 @@ import { ResultsPane } from './search/ResultsPane.js';
 import { SearchForm } from './search/SearchForm.js';
 import { SearchNotes } from './search/SearchNotes.js';
 import { TimeRangePicker } from './search/TimeRangePicker.js';
-import { filterTerm } from './search/query-terms.js';
+import { withFilter } from './search/query-terms.js';
 import { liveChange } from './search/url-state.js';
 import { useFieldNames } from './search/useFieldNames.js';
 import { useKeyboard } from './search/useKeyboard.js';
@@ -51,10 +51,7 @@ export function Viewer({ session }: { session: Session }) {
   const openView = (view: View) => search(view.query, openingView(view));
   useAlertLink({ state, views: config.views, viewsLoaded: config.loaded, lines, searchSerial: results.status.serial, openView, openLine: selection.open });
   useKeyboard(searchBox, lines, selection.selected, selection.setSelected, selection.toggle);
-  const addToQuery = (field: string, value: string, exclude = false) => {
-    const term = filterTerm(field, value, exclude);
-    search(state.q ? `${state.q} ${term}` : term);
-  };
+  const addToQuery = (field: string, value: string, exclude = false) => search(withFilter(state.q, field, value, exclude));
 
   return (
     <>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { filterTerm, queryTerms, quote } from './query-terms.js';
+import { filterTerm, queryTerms, quote, withFilter } from './query-terms.js';
 
 const marks = (query: string, text: string) => [...text.matchAll(queryTerms(query).pattern ?? /$^/g)].map((match) => match[0]);
 
@@ -38,5 +38,26 @@ describe('what a query marks and names', () => {
     assert.equal(quote('say "hi"\\'), '"say \\"hi\\"\\\\"');
     assert.equal(filterTerm('meta.customer', 'acme corp'), 'meta.customer:"acme corp"');
     assert.equal(filterTerm('region', 'eu', true), '-region:eu');
+  });
+
+  test('filter-out replaces the same filter-for term with its negation, and filter-for the reverse', () => {
+    assert.equal(withFilter('status:404', 'status', '404', true), '-status:404');
+    assert.equal(withFilter('app:web status:404 slow', 'status', '404', true), 'app:web -status:404 slow');
+    assert.equal(withFilter('-status:404', 'status', '404'), 'status:404');
+    assert.equal(withFilter('app:web NOT status:404', 'status', '404'), 'app:web status:404');
+    assert.equal(withFilter('meta.customer:"acme corp"', 'meta.customer', 'acme corp', true), '-meta.customer:"acme corp"');
+  });
+
+  test('a filter already in the query is not added twice; others are added after it', () => {
+    assert.equal(withFilter('status:404', 'status', '404'), 'status:404');
+    assert.equal(withFilter('-status:404', 'status', '404', true), '-status:404');
+    assert.equal(withFilter('', 'status', '404'), 'status:404');
+    assert.equal(withFilter('status:404', 'status', '500', true), 'status:404 -status:500');
+  });
+
+  test('a term inside an OR or a group is left as written, as replacing it would change the other terms', () => {
+    assert.equal(withFilter('status:404 OR status:500', 'status', '404', true), 'status:404 OR status:500 -status:404');
+    assert.equal(withFilter('(status:404 slow)', 'status', '404', true), '(status:404 slow) -status:404');
+    assert.equal(withFilter('"status:404"', 'status', '404', true), '"status:404" -status:404');
   });
 });

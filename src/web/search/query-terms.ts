@@ -68,3 +68,56 @@ export function quote(value: string): string {
 
 /** `field:value` for the query, or `-field:value` to leave such lines out. */
 export const filterTerm = (field: string, value: string, exclude = false) => `${exclude ? '-' : ''}${field}:${quote(value)}`;
+
+/** The query's top-level pieces (a word, a quoted phrase or a bracketed group each), with where each starts and ends. */
+function topLevelPieces(query: string): { text: string; start: number; end: number }[] {
+  const pieces: { text: string; start: number; end: number }[] = [];
+  let at = 0;
+  while (at < query.length) {
+    while (at < query.length && /\s/.test(query[at])) at++;
+    if (at >= query.length) break;
+    const start = at;
+    let depth = 0;
+    let quoted = false;
+    for (; at < query.length; at++) {
+      const ch = query[at];
+      if (quoted) {
+        if (ch === '\\') at++;
+        else if (ch === '"') quoted = false;
+      } else if (ch === '"') quoted = true;
+      else if (ch === '(') depth++;
+      else if (ch === ')') depth = Math.max(0, depth - 1);
+      else if (depth === 0 && /\s/.test(ch)) break;
+    }
+    pieces.push({ text: query.slice(start, at), start, end: at });
+  }
+  return pieces;
+}
+
+/**
+ * The query after a filter-for (or filter-out, `exclude`) of field:value. The opposite term, when
+ * the query holds it at the top level (`-status:404`, `NOT status:404` or `status:404`), is replaced
+ * rather than kept beside the new one, which would match nothing; a term already there is not added
+ * twice. Terms joined by OR are left alone, as replacing one would change what the other means.
+ */
+export function withFilter(query: string, field: string, value: string, exclude = false): string {
+  const term = filterTerm(field, value, exclude);
+  const positive = filterTerm(field, value);
+  const pieces = topLevelPieces(query);
+  const besideOr = (index: number, length: number) => pieces[index - 1]?.text === 'OR' || pieces[index + length]?.text === 'OR';
+  for (let index = 0; index < pieces.length; index++) {
+    const piece = pieces[index].text;
+    const bareNegation = piece === `-${positive}`;
+    const wordNegation = piece === 'NOT' && pieces[index + 1]?.text === positive;
+    const length = wordNegation ? 2 : 1;
+    const negated = bareNegation || wordNegation;
+    if (!negated && piece !== positive) continue;
+    // NOT's operand alone is not a positive term.
+    if (!negated && pieces[index - 1]?.text === 'NOT') continue;
+    if (besideOr(index, length)) continue;
+    if (negated === exclude) return query;
+    const last = pieces[index + length - 1];
+    return `${query.slice(0, pieces[index].start)}${term}${query.slice(last.end)}`;
+  }
+  return query.trim() ? `${query.trim()} ${term}` : term;
+}
