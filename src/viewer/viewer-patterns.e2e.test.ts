@@ -81,6 +81,26 @@ describe('the Patterns tab (Chromium)', { skip: browserMissing() }, () => {
     assert.deepEqual((await rows(page)).map((found) => found.count), ['5']);
   });
 
+  test('the tab is in the address, so reload, Back and Forward keep it', async () => {
+    // Shown now: the narrowed search's patterns.
+    assert.match(page.url(), /[?&]tab=patterns/);
+    await page.reload();
+    assert.equal(await page.getAttribute('[data-testid=tab-patterns]', 'aria-selected'), 'true');
+    assert.deepEqual((await rows(page)).map((found) => found.count), ['5']);
+    // Back past the narrowed search's lines, to the search whose pattern was searched: on its patterns.
+    await page.goBack();
+    await page.locator('[data-testid=line-list]').waitFor({ state: 'visible' });
+    await page.goBack();
+    await page.locator('[data-testid=patterns-pane]').waitFor({ state: 'visible' });
+    assert.equal(await page.inputValue('[data-testid=query]'), '');
+    assert.deepEqual((await rows(page)).map((found) => found.count), ['30', '12', '5']);
+    assert.equal(await page.locator('[data-testid=line-list]').isVisible(), false);
+    await page.goForward();
+    await page.locator('[data-testid=line-list]').waitFor({ state: 'visible' });
+    assert.equal(await page.inputValue('[data-testid=query]'), '"disk quota exceeded on volume " "by "');
+    assert.equal(await page.getAttribute('[data-testid=tab-lines]', 'aria-selected'), 'true');
+  });
+
   test('Exclude creates an exclusion rule for the pattern, after a confirmation', async () => {
     await page.fill('[data-testid=query]', '');
     await page.press('[data-testid=query]', 'Enter');

@@ -94,7 +94,7 @@ export function Viewer({ session }: { session: Session }) {
             onContext={setContext}
             notice={<SamplingNotice sampling={live.sampling} />}
             footer={<NewLinesButton pending={live.pending} onResume={live.resume} />}
-            patterns={(shown, showLines) => <PatternsPane session={session} filters={filters} open={shown} onSearch={(query) => (showLines(), search(query))} />}
+            patterns={(shown) => <PatternsPane session={session} filters={filters} open={shown} onSearch={(query) => search(query, { tab: 'lines' })} />}
           />
         </div>
         {context && <ContextPanel line={context} onClose={() => setContext(null)} />}

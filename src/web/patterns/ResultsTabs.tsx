@@ -1,12 +1,6 @@
-import { useState } from 'react';
+import type { ResultsTab } from '../search/url-state.js';
 
-export type ResultsTab = 'lines' | 'patterns';
-
-/** Which of the search's answers is shown under the timeline: its lines, or its patterns. */
-export function useResultsTab() {
-  return useState<ResultsTab>('lines');
-}
-
+/** Which of the search's answers is shown under the timeline: its lines, or its patterns (the URL's `tab`). */
 export function ResultsTabs({ tab, onTab }: { tab: ResultsTab; onTab: (tab: ResultsTab) => void }) {
   const choice = (value: ResultsTab, label: string) => (
     <button type="button" role="tab" aria-selected={tab === value} onClick={() => onTab(value)} data-testid={`tab-${value}`}>

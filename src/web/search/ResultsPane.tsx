@@ -1,6 +1,6 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import type { Filters, LogLine } from '../api-client/client.js';
-import { ResultsTabs, useResultsTab } from '../patterns/ResultsTabs.js';
+import { ResultsTabs } from '../patterns/ResultsTabs.js';
 import { keepChoice, readChoice } from '../shared/storage.js';
 import { Histogram } from './Histogram.js';
 import { LineList } from './LineList.js';
@@ -28,14 +28,14 @@ interface Props {
   notice: ReactNode;
   /** Shown under the lines (live tail's count of lines held back). */
   footer: ReactNode;
-  /** The Patterns tab (src/web/patterns), told whether it is shown and how to go back to the lines. */
-  patterns: (shown: boolean, showLines: () => void) => ReactNode;
+  /** The Patterns tab (src/web/patterns), told whether it is shown. */
+  patterns: (shown: boolean) => ReactNode;
 }
 
 /** The search's answer: its timeline, then its lines with their columns, marked where they match. */
 export function ResultsPane({ state, filters, update, results, selection, fields, follow, onAtBottomChange, onFilter, onContext, notice, footer, patterns }: Props) {
   const { pages, timeline, status } = results;
-  const [tab, setTab] = useResultsTab();
+  const { tab } = state;
   const { lines } = pages;
   const [raw, setRaw] = useState(() => readChoice('raw') === '1');
   const pattern = useMemo(() => queryTerms(state.q).pattern, [state.q]);
@@ -48,8 +48,8 @@ export function ResultsPane({ state, filters, update, results, selection, fields
         onJump={(bucket) => update({ range: 'custom', from: bucket.ts, to: bucket.ts + timeline.interval - 1, live: false })}
       />
       {notice}
-      <ResultsTabs tab={tab} onTab={setTab} />
-      {patterns(tab === 'patterns', () => setTab('lines'))}
+      <ResultsTabs tab={tab} onTab={(next) => update({ tab: next })} />
+      {patterns(tab === 'patterns')}
       {status.loading && lines.length === 0 && <p className="muted">Searching…</p>}
       {!status.loading && lines.length === 0 && !status.queryError && !status.searchError && <p className="muted empty">No lines match in this range.</p>}
       <ListToolbar

@@ -11,8 +11,8 @@ function withWindow(search: string, pushed: string[]) {
 }
 
 describe('the search in the URL', () => {
-  test('an empty URL is the last hour with the default columns', () => {
-    assert.deepEqual(readState(''), { q: '', range: '1h', from: 0, to: 0, hosts: [], apps: [], levels: [], tags: [], view: '', live: false, columns: DEFAULT_COLUMNS });
+  test('an empty URL is the last hour with the default columns, on the lines', () => {
+    assert.deepEqual(readState(''), { q: '', range: '1h', from: 0, to: 0, hosts: [], apps: [], levels: [], tags: [], view: '', live: false, columns: DEFAULT_COLUMNS, tab: 'lines' });
   });
 
   test('reads every part back', () => {
@@ -60,6 +60,19 @@ describe('the search in the URL', () => {
     writeState({ ...state, range: 'custom', from: 5, to: 9 });
     assert.equal(pushed[1], '/?from=5&to=9');
     assert.deepEqual(readState(pushed[0].slice(1)), { ...state, q: 'a b', hosts: ['h1', 'h2'], live: true, view: 'v1', columns: ['level'] }, 'what is written reads back');
+  });
+
+  test('the results tab is in the URL only when it is Patterns, and reads back', () => {
+    const pushed: string[] = [];
+    withWindow('?range=1h', pushed);
+    const state: ViewerState = { ...readState(''), range: '1h' };
+    assert.equal(state.tab, 'lines');
+    writeState({ ...state, tab: 'patterns' });
+    assert.deepEqual(pushed, ['/?range=1h&tab=patterns']);
+    assert.equal(readState(pushed[0].slice(1)).tab, 'patterns');
+    assert.equal(readState('?tab=graphs').tab, 'lines');
+    assert.deepEqual(urlProblems('?tab=patterns'), []);
+    assert.deepEqual(urlProblems('?tab=graphs'), ['The URL\'s "tab" is "graphs"; use lines or patterns.']);
   });
 
   test('the time range a state stands for, now', () => {

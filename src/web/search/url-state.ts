@@ -8,7 +8,11 @@ export interface ViewerState extends Filters {
   live: boolean;
   /** Fields shown as columns in the line list, after the time. */
   columns: string[];
+  /** Which of the search's answers is shown under the timeline; in the URL so reload, Back and Forward keep it. */
+  tab: ResultsTab;
 }
+
+export type ResultsTab = 'lines' | 'patterns';
 
 export const RANGES: Array<{ key: string; label: string; ms: number }> = [
   { key: '15m', label: 'Last 15 minutes', ms: 15 * 60_000 },
@@ -26,7 +30,7 @@ export function reversedRange(from: number, to: number): string | undefined {
 }
 
 const list = (value: string | null) => (value ? value.split(',').filter(Boolean) : []);
-const KNOWN = new Set(['q', 'range', 'from', 'to', 'hosts', 'apps', 'levels', 'tags', 'view', 'live', 'columns', 'line']);
+const KNOWN = new Set(['q', 'range', 'from', 'to', 'hosts', 'apps', 'levels', 'tags', 'view', 'live', 'columns', 'tab', 'line']);
 const isTime = (value: string | null) => value !== null && /^\d+$/.test(value);
 
 export function readState(search = window.location.search): ViewerState {
@@ -49,6 +53,7 @@ export function readState(search = window.location.search): ViewerState {
     view: params.get('view') ?? '',
     live,
     columns: params.has('columns') ? list(params.get('columns')) : DEFAULT_COLUMNS,
+    tab: params.get('tab') === 'patterns' ? 'patterns' : 'lines',
   };
 }
 
@@ -68,6 +73,8 @@ export function urlProblems(search = window.location.search): string[] {
   const live = params.get('live');
   if (live !== null && live !== '1' && live !== '0') problems.push(`The URL's "live" is "${live}"; use 1 or 0.`);
   if (live === '1' && params.get('from')) problems.push('Live tail follows the present, so the URL\'s "from" and "to" are not used.');
+  const tab = params.get('tab');
+  if (tab !== null && tab !== 'lines' && tab !== 'patterns') problems.push(`The URL's "tab" is "${tab}"; use lines or patterns.`);
   for (const name of params.keys()) if (!KNOWN.has(name)) problems.push(`The URL parameter "${name}" is not one the viewer knows; it was ignored.`);
   return [...new Set(problems)];
 }
@@ -85,6 +92,7 @@ export function writeState(state: ViewerState): void {
   if (state.view) params.set('view', state.view);
   if (state.live) params.set('live', '1');
   if (state.columns.join(',') !== DEFAULT_COLUMNS.join(',')) params.set('columns', state.columns.join(','));
+  if (state.tab === 'patterns') params.set('tab', 'patterns');
   const next = `${window.location.pathname}?${params}`;
   if (next !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, '', next);
 }

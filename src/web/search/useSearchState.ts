@@ -15,14 +15,14 @@ export function useSearchState() {
   const [queryText, setQueryText] = useState(state.q);
 
   const update = useCallback((change: Partial<ViewerState>) => {
-    const searches = Object.keys(change).some((key) => key !== 'live' && key !== 'view' && key !== 'columns');
+    const searches = Object.keys(change).some((key) => key !== 'live' && key !== 'view' && key !== 'columns' && key !== 'tab');
     setState((current) => {
       // A search changed by hand is no longer the view it started from.
       const next = { ...current, ...(searches && !('view' in change) ? { view: '' } : {}), ...change };
       writeState(next);
       return next;
     });
-    // Only a change to what is searched starts a new search; switching live tail or the view label does not.
+    // Only a change to what is searched starts a new search; switching live tail, the view label, the columns or the tab does not.
     if (searches) setNow(Date.now());
   }, []);
 
