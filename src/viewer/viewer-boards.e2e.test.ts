@@ -148,6 +148,25 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
     assert.equal(rangeOf(page).from, from);
   });
 
+  test("every time label stays inside the graph, one on the range's last moment too", async () => {
+    // Four hours ending on the hour tick hourly, so the last tick is at the plot's right edge, where a centred label was cut ("09:00 PI").
+    const end = Math.floor(Date.now() / HOUR) * HOUR;
+    await page.goto(`${server.url}/boards/${encodeURIComponent(boardId)}?from=${end - 4 * HOUR}&to=${end}`);
+    const svg = page.locator('[data-testid=graph] [data-testid=line-chart]').first();
+    await svg.waitFor();
+    await eventually(async () => ((await page.locator('[data-testid=graph][data-loading=false]').count()) === 1 ? true : undefined));
+    const chart = (await svg.boundingBox())!;
+    const ticks = await svg.locator('[data-testid=time-tick]').evaluateAll((texts) =>
+      texts.map((text) => ({ label: text.textContent, left: text.getBoundingClientRect().left, right: text.getBoundingClientRect().right })),
+    );
+    assert.ok(ticks.length >= 2, JSON.stringify(ticks));
+    const lastTick = await svg.locator('line.tick').last().evaluate((line) => line.getBoundingClientRect().left);
+    assert.ok(lastTick > chart.x + chart.width - 20, `a tick at the right edge (${lastTick}, the graph ending at ${chart.x + chart.width})`);
+    for (const tick of ticks) {
+      assert.ok(tick.left >= chart.x - 0.5 && tick.right <= chart.x + chart.width + 0.5, `"${tick.label}" at ${tick.left}..${tick.right}, the graph at ${chart.x}..${chart.x + chart.width}`);
+    }
+  });
+
   test('the search page adds its search to the board as a graph', async () => {
     await page.goto(`${server.url}/?q=${encodeURIComponent('job done')}&range=24h`);
     await page.waitForSelector('[data-testid=line]');

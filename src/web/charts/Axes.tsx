@@ -1,5 +1,6 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { TimeFormats } from '../shared/time-formats.js';
-import { timeTicks } from './time-scale.js';
+import { labelCentre, timeTicks } from './time-scale.js';
 
 /** Where a chart's plot sits in its SVG: the left margin holds the value labels, the bottom one the times. */
 export interface Frame {
@@ -24,16 +25,29 @@ export function ValueAxis({ values, plot, yOf, frame, format = (value) => value.
   );
 }
 
-/** Ticks on round times of the zone shown; the group is there, empty, while there is nothing to show. */
+/**
+ * Ticks on round times of the zone shown; the group is there, empty, while there is nothing to show.
+ * Each label is measured once drawn, and one that would cross the chart's edge is moved inwards.
+ */
 export function TimeAxis({ from, to, plot, shown, times, frame }: { from: number; to: number; plot: number; shown: boolean; times: TimeFormats; frame: Frame }) {
   const xOf = (ts: number) => frame.left + ((ts - from) / Math.max(1, to - from)) * plot;
   const base = frame.height - frame.bottom;
+  const ticks = shown ? timeTicks(from, to, plot, times) : [];
+  const group = useRef<SVGGElement>(null);
+  const [measured, setMeasured] = useState<{ widths: number[]; limit: number }>({ widths: [], limit: 0 });
+  useLayoutEffect(() => {
+    const texts = [...(group.current?.querySelectorAll('text') ?? [])];
+    const widths = texts.map((text) => text.getComputedTextLength());
+    const limit = group.current?.ownerSVGElement?.width.baseVal.value ?? 0;
+    if (limit !== measured.limit || widths.join() !== measured.widths.join()) setMeasured({ widths, limit });
+  });
+  const labelX = (index: number, centre: number) => (measured.limit && measured.widths[index] !== undefined ? labelCentre(centre, measured.widths[index], measured.limit) : centre);
   return (
-    <g className="axis time-axis" data-testid="time-axis">
-      {(shown ? timeTicks(from, to, plot, times) : []).map((tick) => (
+    <g className="axis time-axis" data-testid="time-axis" ref={group}>
+      {ticks.map((tick, index) => (
         <g key={tick.at}>
           <line x1={xOf(tick.at)} x2={xOf(tick.at)} y1={base} y2={base + 4} className="tick" />
-          <text x={xOf(tick.at)} y={frame.height - 3} textAnchor="middle" data-testid="time-tick">
+          <text x={labelX(index, xOf(tick.at))} y={frame.height - 3} textAnchor="middle" data-testid="time-tick">
             {tick.label}
           </text>
         </g>

@@ -40,3 +40,14 @@ export function timeTicks(from: number, to: number, width: number, { clock, cloc
   return ticks;
 }
 
+
+/**
+ * Where to centre a tick label `width` pixels wide that belongs at `centre`, so that it stays
+ * within 0..`limit` (the chart's width): a label near an edge moves inwards rather than being cut
+ * ("09:00 PI" for "09:00 PM" at the right edge of a zoomed graph).
+ */
+export function labelCentre(centre: number, width: number, limit: number): number {
+  const half = width / 2;
+  if (width >= limit) return limit / 2;
+  return Math.min(limit - half, Math.max(half, centre));
+}
