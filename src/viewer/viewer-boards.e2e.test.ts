@@ -83,6 +83,11 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
 
   test('a graph of errors per hour by app shows each app with errors in its legend, and a tooltip', async () => {
     await page.click('[data-testid=add-graph]');
+    await page.waitForSelector('[data-testid=graph-editor]');
+    assert.equal(await page.locator('[data-testid=graph-problem]').count(), 0, 'no problem in red before anything is typed');
+    // Trying to save without a title says what is missing.
+    await page.click('[data-testid=save-graph]');
+    assert.equal(await page.locator('[data-testid=graph-problem]').textContent(), 'Give the graph a title.');
     await page.fill('[data-testid=graph-title]', 'Errors by app');
     await page.fill('[data-testid=graph-query]', 'level:error');
     await page.fill('[data-testid=graph-breakdown]', 'app');

@@ -3,7 +3,7 @@ import type { GraphSpec } from '../api-client/client.js';
 import { errorText } from '../shared/error-text.js';
 import { MeasureFields, SearchFields } from './GraphFields.js';
 import { GraphPreview } from './GraphPreview.js';
-import { type GraphDraft, draftOf, specOf } from './graph-form.js';
+import { type GraphDraft, draftOf, problemShown, specOf } from './graph-form.js';
 
 interface Props {
   /** The graph as it is, or a new graph's starting point. */
@@ -20,7 +20,10 @@ export function GraphEditor({ initial, isNew, from, to, onSave, onClose }: Props
   const [draft, setDraft] = useState<GraphDraft>(() => draftOf(initial));
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
+  // Left the title field, or tried to save: only then is a missing title a problem to show.
+  const [titleTouched, setTitleTouched] = useState(false);
   const checked = specOf(draft);
+  const problem = problemShown(draft, titleTouched);
   // The preview follows the form once typing pauses, not on every key.
   const [previewed, setPreviewed] = useState<GraphSpec | null>('spec' in checked ? checked.spec : null);
   const specText = JSON.stringify('spec' in checked ? checked.spec : null);
@@ -36,7 +39,8 @@ export function GraphEditor({ initial, isNew, from, to, onSave, onClose }: Props
         data-testid="graph-editor"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!('spec' in checked)) return setError(checked.problem);
+          setTitleTouched(true);
+          if (!('spec' in checked)) return;
           setSaving(true);
           onSave(checked.spec).catch((failure) => {
             setSaving(false);
@@ -49,21 +53,21 @@ export function GraphEditor({ initial, isNew, from, to, onSave, onClose }: Props
         </header>
         <label>
           Title
-          <input value={draft.title} onChange={(event) => change({ title: event.target.value })} data-testid="graph-title" autoFocus />
+          <input value={draft.title} onChange={(event) => change({ title: event.target.value })} onBlur={() => setTitleTouched(true)} data-testid="graph-title" autoFocus />
         </label>
         <SearchFields draft={draft} onChange={change} />
         <MeasureFields draft={draft} onChange={change} />
         <GraphPreview spec={previewed} from={from} to={to} />
-        {(error || 'problem' in checked) && (
+        {(error || problem) && (
           <p className="error" role="alert" data-testid="graph-problem">
-            {error || ('problem' in checked ? checked.problem : '')}
+            {error || problem}
           </p>
         )}
         <footer className="modal-footer form-actions">
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={saving || !('spec' in checked)} data-testid="save-graph">
+          <button type="submit" className="primary" disabled={saving} data-testid="save-graph">
             {isNew ? 'Add the graph' : 'Save the graph'}
           </button>
         </footer>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { absoluteRange, boardRangeSearch, readBoardRange } from './board-range.js';
-import { byCategory, draftOf, searchGraph, specOf } from './graph-form.js';
+import { byCategory, draftOf, problemShown, searchGraph, specOf } from './graph-form.js';
 
 describe("a graph's editor", () => {
   const graph = searchGraph({ q: 'level:error', apps: ['api', 'web'], hosts: [], levels: ['ERROR'], tags: [] }, { title: 'Errors by app', breakdown: { field: 'app', limit: 5 } });
@@ -23,6 +23,14 @@ describe("a graph's editor", () => {
     assert.deepEqual(specOf({ ...draftOf(graph), measure: 'unique', field: '' }), { problem: 'Name the field whose distinct values are counted.' });
     assert.deepEqual(specOf({ ...draftOf(graph), limit: '0' }), { problem: 'Show from 1 to 20 values of app.' });
     assert.deepEqual(specOf({ ...draftOf(graph), limit: '2.5' }), { problem: 'Show from 1 to 20 values of app.' });
+  });
+
+  test('a missing title is shown only once the title field was left or a save tried; other problems at once', () => {
+    const untitled = { ...draftOf(graph), title: '' };
+    assert.equal(problemShown(untitled, false), '', 'a form just opened is not in red');
+    assert.equal(problemShown(untitled, true), 'Give the graph a title.');
+    assert.equal(problemShown({ ...untitled, measure: 'p95', field: '' }, false), 'Name the field whose values are measured.');
+    assert.equal(problemShown(draftOf(graph), true), '');
   });
 
   test('a count sends no field, a measure of a field sends it', () => {

@@ -75,6 +75,18 @@ export function specOf(draft: GraphDraft): { spec: GraphSpec } | { problem: stri
   return { spec };
 }
 
+/**
+ * The problem the editor shows for a draft: a missing title only once the person has left the
+ * title field or tried to save (not in red on a form just opened); any other problem at once.
+ */
+export function problemShown(draft: GraphDraft, titleTouched: boolean): string {
+  const checked = specOf(draft);
+  if (!('problem' in checked)) return '';
+  if (titleTouched || draft.title.trim()) return checked.problem;
+  const rest = specOf({ ...draft, title: 'untitled' });
+  return 'problem' in rest ? rest.problem : '';
+}
+
 /** The search on the search page, as a graph to chart or save: its query and menus, counted unless a measure is given. */
 export function searchGraph(filters: Pick<Filters, 'q' | 'apps' | 'hosts' | 'levels' | 'tags'>, extra: Partial<GraphSpec> = {}): GraphSpec {
   return {
