@@ -143,7 +143,14 @@ describe('fields in the viewer (Chromium)', { skip: browserMissing() }, () => {
       const names = await page.locator('[data-testid=fields-sidebar] [data-testid=field-entry]').evaluateAll((items) => items.map((item) => item.getAttribute('data-field')));
       return names.join() === 'duration_ms' ? true : undefined;
     });
+    // The header counts the one field listed, of all of them.
+    const entries = page.locator('[data-testid=fields-sidebar] [data-testid=field-entry]');
+    const header = (await page.locator('[data-testid=field-count]').textContent()) ?? '';
+    assert.match(header, /^1 of \d+$/);
     await page.fill('[data-testid=find-field]', '');
+    await eventually(async () => ((await entries.count()) > 1 ? true : undefined));
+    assert.equal(await page.locator('[data-testid=field-count]').textContent(), String(await entries.count()));
+    assert.equal(header, `1 of ${await entries.count()}`);
     assert.deepEqual(report.violations, []);
     assert.deepEqual(report.pageErrors, []);
   });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FieldSummary, Filters } from '../api-client/client.js';
-import { TYPE_MARK, findFields, sharePercent, shareText, statText } from './field-list.js';
+import { TYPE_MARK, fieldCountText, findFields, sharePercent, shareText, statText } from './field-list.js';
 import { filterTerm } from './query-terms.js';
 import { useFieldStats } from './useFieldStats.js';
 
@@ -25,7 +25,11 @@ export function FieldsSidebar({ filters, onFilter, onChartField }: Props) {
     <section className="field-list" data-testid="fields-sidebar" aria-busy={loading} aria-label="Fields of this search">
       <div className="field-list-header">
         <h2>Fields</h2>
-        {answer && <span className="count">{answer.fields.length}</span>}
+        {answer && (
+          <span className="count" data-testid="field-count">
+            {fieldCountText(shown.length, answer.fields.length)}
+          </span>
+        )}
       </div>
       <input type="search" value={typed} onChange={(event) => setTyped(event.target.value)} placeholder="Find a field" aria-label="Find a field" data-testid="find-field" />
       {failed && <p className="muted">The fields could not be counted for this search.</p>}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FieldSummary } from '../api-client/client.js';
-import { findFields, sharePercent, shareText, statText } from './field-list.js';
+import { fieldCountText, findFields, sharePercent, shareText, statText } from './field-list.js';
 
 const field = (name: string): FieldSummary => ({ name, type: 'string', lines: 1, top: [] });
 
@@ -9,6 +9,12 @@ test('a typed filter keeps the fields whose names hold it, in any case', () => {
   const fields = [field('status'), field('meta.customer'), field('user.Status')];
   assert.deepEqual(findFields(fields, ' STATUS ').map((found) => found.name), ['status', 'user.Status']);
   assert.equal(findFields(fields, '').length, 3);
+});
+
+test("the header counts the fields listed, of all of them when a filter hides some", () => {
+  assert.equal(fieldCountText(10, 10), '10');
+  assert.equal(fieldCountText(1, 10), '1 of 10');
+  assert.equal(fieldCountText(0, 1200), '0 of 1,200');
 });
 
 test('shares as bars and as text; stats short', () => {

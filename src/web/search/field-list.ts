@@ -14,6 +14,9 @@ export function findFields(fields: FieldSummary[], typed: string): FieldSummary[
   return text ? fields.filter((field) => field.name.toLowerCase().includes(text)) : fields;
 }
 
+/** The fields list's header count: all of them, or how many a typed filter lists of them ("1 of 10"). */
+export const fieldCountText = (listed: number, all: number): string => (listed === all ? all.toLocaleString('en') : `${listed.toLocaleString('en')} of ${all.toLocaleString('en')}`);
+
 /** `part` of `whole` as a percentage for a share bar, 0 to 100. */
 export const sharePercent = (part: number, whole: number): number => (whole > 0 ? Math.min(100, (part / whole) * 100) : 0);
 
