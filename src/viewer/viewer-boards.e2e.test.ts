@@ -173,7 +173,7 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
   });
 
   test('the search page adds its search to the board as a graph', async () => {
-    await page.goto(`${server.url}/?q=${encodeURIComponent('job done')}&range=24h`);
+    await page.goto(`${server.url}/?q=${encodeURIComponent('job done')}&range=24h&apps=worker`);
     await page.waitForSelector('[data-testid=line]');
     await page.click('[data-testid=add-to-board-open]');
     await page.waitForSelector('[data-testid=add-to-board]');
@@ -195,6 +195,9 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
     const jobs = page.locator('[data-testid=graph]', { hasText: 'Jobs done' });
     await jobs.locator('[data-testid=line-chart]').waitFor();
     assert.deepEqual(await jobs.locator('[data-testid=legend-item]').allInnerTexts(), ['Jobs done'], 'one series, named after the graph');
+    // The subtitle holds the whole search: its query and its menus.
+    assert.equal(await jobs.locator('[data-testid=graph-about]').textContent(), 'lines · job done · apps: worker');
+    assert.equal(await jobs.locator('[data-testid=chart-empty]').count(), 0);
   });
 
   test('a readonly member sees the boards and their graphs, but no control to change them', async () => {
@@ -226,6 +229,9 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
     // The worker's jobs are outside the scope: every bucket of the one series is 0, so the tooltip says 0 wherever it is.
     await theirs.mouse.move(width.x + width.width / 2, width.y + 60);
     assert.match(await jobs.locator('[data-testid=chart-tooltip] [data-testid=tooltip-row]').innerText(), /Jobs done\s*0$/);
+    // Empty axes are said in words, inside the scope; the graph with web's errors has lines to show.
+    assert.equal(await jobs.locator('[data-testid=chart-empty]').textContent(), 'No lines in this range');
+    assert.equal(await graph.locator('[data-testid=chart-empty]').count(), 0);
   });
 
   test('the Content-Security-Policy blocked nothing in these tests, and the page threw nothing', () => {

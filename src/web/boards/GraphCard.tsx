@@ -1,8 +1,9 @@
 import type { Graph } from '../api-client/client.js';
 import { api } from '../api-client/client.js';
 import { LineChart } from '../charts/LineChart.js';
-import { bucketsFor, measureLabel } from '../charts/chart-scale.js';
+import { bucketsFor, emptyChartText, measureLabel } from '../charts/chart-scale.js';
 import { useChartData } from '../charts/useChartData.js';
+import { graphAbout } from './graph-form.js';
 
 interface Props {
   boardId: string;
@@ -20,14 +21,14 @@ export function GraphCard({ boardId, graph, from, to, onZoom, onEdit, onDelete }
   const buckets = bucketsFor(from, to);
   const { data, error, loading } = useChartData(() => api.graphData(boardId, graph.graphId, from, to, buckets), `${JSON.stringify(graph)}|${from}|${to}`);
   const label = measureLabel(graph.measure);
+  const about = graphAbout(graph);
+  const empty = data ? emptyChartText(data, graph.measure) : '';
   return (
     <section className="graph-card" aria-label={graph.title} data-testid="graph" data-graph={graph.graphId} data-loading={loading}>
       <header className="graph-header">
         <h3>{graph.title}</h3>
-        <span className="muted graph-about">
-          {label}
-          {graph.breakdown ? ` by ${graph.breakdown.field}` : ''}
-          {graph.query ? ` · ${graph.query}` : ''}
+        <span className="muted graph-about" title={about} data-testid="graph-about">
+          {about}
         </span>
         {onEdit && (
           <button type="button" className="icon" onClick={onEdit} aria-label={`Edit ${graph.title}`} data-testid="edit-graph">
@@ -43,6 +44,11 @@ export function GraphCard({ boardId, graph, from, to, onZoom, onEdit, onDelete }
       {error && (
         <p className="error" role="alert">
           {error}
+        </p>
+      )}
+      {empty && (
+        <p className="muted chart-empty" data-testid="chart-empty">
+          {empty}
         </p>
       )}
       {data && <LineChart data={data} label={label} onZoom={onZoom} />}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { absoluteRange, boardRangeSearch, readBoardRange } from './board-range.js';
-import { byCategory, draftOf, problemShown, searchGraph, specOf } from './graph-form.js';
+import { byCategory, draftOf, graphAbout, problemShown, searchGraph, specOf } from './graph-form.js';
 
 describe("a graph's editor", () => {
   const graph = searchGraph({ q: 'level:error', apps: ['api', 'web'], hosts: [], levels: ['ERROR'], tags: [] }, { title: 'Errors by app', breakdown: { field: 'app', limit: 5 } });
@@ -31,6 +31,11 @@ describe("a graph's editor", () => {
     assert.equal(problemShown(untitled, true), 'Give the graph a title.');
     assert.equal(problemShown({ ...untitled, measure: 'p95', field: '' }, false), 'Name the field whose values are measured.');
     assert.equal(problemShown(draftOf(graph), true), '');
+  });
+
+  test("a graph's subtitle names its measure, its query and each of its menus' choices", () => {
+    assert.equal(graphAbout(graph), 'lines by app · level:error · apps: api, web · levels: ERROR');
+    assert.equal(graphAbout({ ...graph, query: '', apps: [], levels: [], hosts: ['h1'], tags: ['prod', 'eu'], breakdown: undefined }), 'lines · hosts: h1 · tags: prod, eu');
   });
 
   test('a count sends no field, a measure of a field sends it', () => {

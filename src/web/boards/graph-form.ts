@@ -1,4 +1,5 @@
 import type { Board, BoardInput, GraphSpec, MeasureType } from '../api-client/client.js';
+import { measureLabel } from '../charts/chart-scale.js';
 import type { Filters } from '../api-client/client.js';
 
 /** The measures a graph offers, in the menu's order, with their names in words. */
@@ -85,6 +86,14 @@ export function problemShown(draft: GraphDraft, titleTouched: boolean): string {
   if (titleTouched || draft.title.trim()) return checked.problem;
   const rest = specOf({ ...draft, title: 'untitled' });
   return 'problem' in rest ? rest.problem : '';
+}
+
+/** A graph's subtitle: what it measures, and all of its search (query and menus), so two graphs of one query tell apart. */
+export function graphAbout(graph: GraphSpec): string {
+  const parts = [`${measureLabel(graph.measure)}${graph.breakdown ? ` by ${graph.breakdown.field}` : ''}`];
+  if (graph.query) parts.push(graph.query);
+  for (const key of ['apps', 'hosts', 'levels', 'tags'] as const) if (graph[key]?.length) parts.push(`${key}: ${graph[key].join(', ')}`);
+  return parts.join(' · ');
 }
 
 /** The search on the search page, as a graph to chart or save: its query and menus, counted unless a measure is given. */

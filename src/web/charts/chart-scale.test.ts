@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bucketAt, bucketsFor, dragRange, formatValue, linePath, measureLabel, niceTop, seriesColour, OTHER_COLOUR } from './chart-scale.js';
+import { bucketAt, bucketsFor, dragRange, emptyChartText, formatValue, linePath, measureLabel, niceTop, seriesColour, OTHER_COLOUR } from './chart-scale.js';
 
 const HOUR = 3_600_000;
 
@@ -68,5 +68,14 @@ describe("a line chart's scales", () => {
     assert.equal(measureLabel({ type: 'count' }), 'lines');
     assert.equal(measureLabel({ type: 'p95', field: 'duration' }), 'p95 of duration');
     assert.equal(measureLabel({ type: 'avg', field: 'size' }), 'average of size');
+  });
+
+  test('a chart with no lines in its range says so, in words that name nothing beyond its answer', () => {
+    const chart = (...series: Array<Array<number | null>>) => ({ from: 0, to: 2, interval: 1, series: series.map((values, index) => ({ name: `s${index}`, points: values.map((value, at): [number, number | null] => [at, value]) })) });
+    assert.equal(emptyChartText(chart([0, 0]), { type: 'count' }), 'No lines in this range');
+    assert.equal(emptyChartText(chart(), { type: 'count' }), 'No lines in this range', 'a breakdown with no values has no series');
+    assert.equal(emptyChartText(chart([0, 3]), { type: 'count' }), '');
+    assert.equal(emptyChartText(chart([null, null]), { type: 'p95', field: 'duration' }), 'No lines with duration in this range');
+    assert.equal(emptyChartText(chart([null, 0]), { type: 'sum', field: 'bytes' }), '', 'a sum of 0 is a value');
   });
 });

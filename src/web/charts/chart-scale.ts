@@ -1,4 +1,4 @@
-import type { GraphMeasure } from '../api-client/client.js';
+import type { ChartData, GraphMeasure } from '../api-client/client.js';
 
 /** A line chart's scales and shapes, apart from drawing it: the boards' graphs and "chart this" use them. */
 
@@ -73,3 +73,16 @@ export function measureLabel(measure: GraphMeasure): string {
   const names: Record<string, string> = { sum: 'sum', avg: 'average', min: 'min', max: 'max', unique: 'unique', p50: 'p50', p90: 'p90', p95: 'p95', p99: 'p99' };
   return `${names[measure.type]} of ${measure.field ?? '?'}`;
 }
+
+/**
+ * What a chart with nothing to draw says instead of bare axes, or '' when it has something. A count
+ * is 0 where no line is; another measure is null where no line has its field. Worked out from the
+ * answer alone, so a scoped member learns nothing beyond their scope.
+ */
+export function emptyChartText(data: ChartData, measure: GraphMeasure): string {
+  const points = data.series.flatMap((series) => series.points.map(([, value]) => value));
+  const counted = measure.type === 'count';
+  if (points.some((value) => value !== null && !(counted && value === 0))) return '';
+  return counted || !measure.field ? 'No lines in this range' : `No lines with ${measure.field} in this range`;
+}
+
