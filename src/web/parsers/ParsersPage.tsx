@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { type ParserBody, type ParserRule, type Session, api } from '../api-client/client.js';
 import { mayAdminister } from '../session/roles.js';
 import { ParserEditor, message } from './ParserEditor.js';
+import { detectedFormatsText } from './detected-formats.js';
 
 const EMPTY: ParserBody = { name: '', apps: [], hosts: [], query: '', pattern: '', types: {} };
 
@@ -31,7 +32,7 @@ export function ParsersPage({ session }: { session: Session }) {
           </button>
         </header>
         <p className="muted">
-          JSON, logfmt, Apache and nginx access and error logs, and syslog headers are parsed on their own. A rule extracts fields from other lines with an
+          {detectedFormatsText()} lines are parsed on their own. A rule extracts fields from other lines with an
           RE2 pattern's named captures, <code>(?P&lt;name&gt;…)</code>; it applies from the moment it is saved, and its name becomes the lines' <code>_logtype</code>.
         </p>
         {error && <p className="error">{error}</p>}
