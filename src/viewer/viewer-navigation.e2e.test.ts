@@ -67,6 +67,22 @@ describe('the navigation and the pages at their addresses (Chromium)', { skip: b
     await toolbarIsOneRow(page);
   });
 
+  test("the Add column box shows its whole placeholder, and the lines' toolbar stays one row at 1,280 px", async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid=line]');
+    // Written as a string: this file is compiled without the DOM's types.
+    const fit = (await page.evaluate(`(() => {
+      const field = document.querySelector('[data-testid=add-column]');
+      const style = getComputedStyle(field);
+      const measure = document.createElement('canvas').getContext('2d');
+      measure.font = style.font;
+      return { placeholder: field.placeholder, width: measure.measureText(field.placeholder).width, room: field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+    })()`)) as { placeholder: string; width: number; room: number };
+    assert.ok(fit.width <= fit.room, `"${fit.placeholder}" is ${fit.width} px wide in ${fit.room} px`);
+    const tops = await page.locator('[data-testid=list-toolbar]').evaluate((bar) => [...bar.children].map((child) => child.getBoundingClientRect().top));
+    assert.ok(tops.every((top) => Math.abs(top - tops[0]) <= 4), `one row: tops ${tops}`);
+  });
+
   async function toolbarIsOneRow(page: Page) {
     const toolbar = page.locator('[data-testid=search-toolbar]');
     const boxes = await toolbar.evaluate((bar) => ({

@@ -37,7 +37,7 @@ export function ListToolbar({ columns, onColumns, fields, raw, onRaw }: Props) {
           add();
         }}
       >
-        <input list="column-fields" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Add a column (field name)" aria-label="Add a column" data-testid="add-column" />
+        <input list="column-fields" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Add column" aria-label="Add a column (field name)" data-testid="add-column" />
         <datalist id="column-fields">
           {fields
             .filter((field) => !columns.includes(field))
