@@ -5,9 +5,11 @@
  *
  *   node dist/bench/engine/insert-ceiling.js            every variant, median of 3 runs each
  *   node dist/bench/engine/insert-ceiling.js --rows 480000 --batch 8000 --concurrent 1 [--no-index]
+ *        [--table-settings merge_selector_base=10] [--settle]
  *
  * A run reports rows/s over its inserts and the CPU of the whole process (inserts and the merges
- * they start) divided by rows.
+ * they start) divided by rows; with --settle, also that CPU once the merges have settled after the
+ * last insert, and the parts left then (what searches open).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +29,16 @@ import { lineGenerator } from '../lib/synthetic-lines.js';
 interface RunResult {
   rowsPerSecond: number;
   cpuMicrosPerRow: number;
+  /** With --settle: the CPU until background merges have settled too, and the parts left then. */
+  settledCpuMicrosPerRow?: number;
+  activeParts?: number;
+}
+
+interface RunOptions {
+  /** The log table's settings changed for this run (`merge_selector_base=10,...`). */
+  tableSettings: string;
+  /** Wait for merges to settle after the last insert and count their CPU too. */
+  settle: boolean;
 }
 
 function syntheticRows(count: number): StoredLine[] {
@@ -44,12 +56,13 @@ function syntheticRows(count: number): StoredLine[] {
   });
 }
 
-async function oneRun(rows: number, batch: number, concurrent: number, index: boolean): Promise<RunResult> {
+async function oneRun(rows: number, batch: number, concurrent: number, index: boolean, options: RunOptions): Promise<RunResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-engine-'));
   const executor = await openChdbExecutor(dir);
   try {
     await migrateLogStore(executor, logTables());
     if (!index) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX ${TEXT_INDEX}`);
+    if (options.tableSettings) await executor.exec(`ALTER TABLE ${LOGS_TABLE} MODIFY SETTING ${options.tableSettings}`);
     const all = syntheticRows(rows);
     const payloads: Buffer[] = [];
     for (let at = 0; at < rows; at += batch) payloads.push(encodeRows(all.slice(at, at + batch)));
@@ -62,7 +75,24 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
     await Promise.all(Array.from({ length: concurrent }, worker));
     const seconds = (performance.now() - began) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
-    return { rowsPerSecond: Math.round(rows / seconds), cpuMicrosPerRow: Number(((cpu.user + cpu.system) / rows).toFixed(1)) };
+    const result: RunResult = { rowsPerSecond: Math.round(rows / seconds), cpuMicrosPerRow: Number(((cpu.user + cpu.system) / rows).toFixed(1)) };
+    if (options.settle) {
+      // Settled: no merge running, and the same parts, twice a second apart.
+      const state = async () =>
+        (await executor.rows<{ parts: string | number; merges: string | number }>(
+          `SELECT (SELECT count() FROM system.parts WHERE active AND table = '${LOGS_TABLE}') AS parts, (SELECT count() FROM system.merges) AS merges`,
+        ))[0];
+      for (let last = ''; ; ) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const now = await state();
+        if (Number(now.merges) === 0 && String(now.parts) === last) break;
+        last = Number(now.merges) === 0 ? String(now.parts) : '';
+      }
+      const settled = process.cpuUsage(cpuBefore);
+      result.settledCpuMicrosPerRow = Number(((settled.user + settled.system) / rows).toFixed(1));
+      result.activeParts = Number((await state()).parts);
+    }
+    return result;
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -84,11 +114,16 @@ async function main() {
       batch: { type: 'string', default: '8000' },
       concurrent: { type: 'string', default: '1' },
       'no-index': { type: 'boolean', default: false },
+      'table-settings': { type: 'string', default: '' },
+      settle: { type: 'boolean', default: false },
       runs: { type: 'string', default: '3' },
     },
   });
   if (values.rows) {
-    const result = await oneRun(Number(values.rows), Number(values.batch), Number(values.concurrent), !values['no-index']);
+    const result = await oneRun(Number(values.rows), Number(values.batch), Number(values.concurrent), !values['no-index'], {
+      tableSettings: values['table-settings'],
+      settle: values.settle,
+    });
     console.log(JSON.stringify(result));
     return;
   }
