@@ -7,16 +7,7 @@
  * `connection reset` in 0.3%; rare needles are added by the caller.
  */
 
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/testing/seeded-random.js';
 
 /** Picks index i of n with probability proportional to 1 / (i + 1)^s. */
 function zipfPicker(n: number, s: number, random: () => number): () => number {

@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, jsonLines, request, startTestServer } from '../testing/harness.js';
 import { ingestLines, launchChromium, reportingContext, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
+import { seededRandom } from '../testing/seeded-random.js';
 
 const HOUR = 3_600_000;
 /** Whole seconds, so that a line's time and the CLF time in its text are the same moment. */
@@ -36,17 +37,6 @@ interface Range {
 
 // ---- The day of lines: seeded, so every run sends the same lines relative to NOW. ----
 
-/** mulberry32: a small seeded generator, so the data set is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function clfTime(ms: number): string {
   const date = new Date(ms);
@@ -67,7 +57,7 @@ interface DayOfLines {
  * last five hours only, billing's retries, a kind of message never seen before.
  */
 function dayOfLines(): DayOfLines {
-  const random = seeded(40);
+  const random = seededRandom(40);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
   const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
   /** A moment inside the hour, away from its edges, so no bucket edge or window edge splits a second. */
