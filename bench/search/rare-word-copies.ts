@@ -42,7 +42,16 @@ const COPIES: Record<string, (create: string) => string> = {
   c64k: (create) => withSettings(create, 'min_compress_block_size = 16384, max_compress_block_size = 65536'),
 };
 
-const withSettings = (create: string, settings: string) => create.replace(/\bSETTINGS\b/, `SETTINGS ${settings},`);
+/** The statement with these table settings, in place of the same ones it names (the engine writes index_granularity out). */
+function withSettings(create: string, settings: string): string {
+  let statement = create;
+  for (const setting of settings.split(',').map((text) => text.trim())) {
+    const name = setting.split('=')[0].trim();
+    const named = new RegExp(`\\b${name} = \\d+`);
+    statement = named.test(statement) ? statement.replace(named, setting) : statement.replace(/\bSETTINGS\b/, `SETTINGS ${setting},`);
+  }
+  return statement;
+}
 
 /** The text index's GRANULARITY (table granules per index granule) set to `granules`. */
 function withTextIndexGranularity(create: string, granules: number): string {

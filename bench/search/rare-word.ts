@@ -13,6 +13,8 @@
  *   count    count() of the lines with its tokens: the index alone, no column read
  *   keys     ts and id of the newest 100 with its tokens: the index and the sort key
  *   rows     the store's read of the newest 100 with the tokens bound (every exported column)
+ *   prewhere the same with the word's condition as PREWHERE
+ *   twostep  the keys, then the lines by their keys
  *   store    LogStore.read as the API calls it (lookup + rows)
  *   api      GET /v1/export?size=100, to the last byte
  * `--table` reads another table in the same directory (a copy of logs built by a lever); the
@@ -38,7 +40,7 @@ const { values: options } = parseArgs({
     /** Extra settings for the engine stages, each a variant timed beside the others (`a = 1, b = 0`). */
     settings: { type: 'string', multiple: true },
     /** Which stages to time, e.g. `rows,api` (all by default). */
-    stages: { type: 'string', default: 'lookup,count,keys,rows,store,api' },
+    stages: { type: 'string', default: 'lookup,count,keys,rows,prewhere,twostep,store,api' },
   },
 });
 if (!options['data-dir']) throw new Error('--data-dir: a directory bench/search filled');
@@ -125,10 +127,22 @@ async function main() {
         const countSql = `SELECT count() FROM ${table} WHERE ${where} SETTINGS ${settings}`;
         const keysSql = `SELECT ts, id FROM ${table} WHERE ${where} ORDER BY ts DESC, id DESC LIMIT 100 SETTINGS ${settings}`;
         const rowsSql = `SELECT * FROM (SELECT ${COLUMNS} FROM ${table} WHERE ${where} ORDER BY ts DESC, id DESC LIMIT 100) ORDER BY ts_ms ASC, id ASC SETTINGS ${settings}`;
+        // The word's condition as PREWHERE: the other columns are then read only for granules with a hit, and
+        // only up to a granule's last hit, where in WHERE they are read for the whole of every candidate granule.
+        const prewhereSql = `SELECT * FROM (SELECT ${COLUMNS} FROM ${table} PREWHERE ${bound.sql} WHERE ${where} ORDER BY ts DESC, id DESC LIMIT 100) ORDER BY ts_ms ASC, id ASC SETTINGS ${settings}`;
+        // The newest 100's keys from the index first, then their lines by the primary key.
+        const byKeysSql = `SELECT ${COLUMNS} FROM ${table} WHERE account = {account:String} AND ts IN {hitTs:Array(DateTime64(3, 'UTC'))} AND (ts, id) IN (SELECT arrayJoin(arrayZip({hitTs:Array(DateTime64(3, 'UTC'))}, arrayMap(x -> toUInt64(x), {hitIds:Array(String)}))))
+          ORDER BY ts ASC, id ASC SETTINGS ${settings}`;
+        const twoStep = async () => {
+          const keys = await engine.rows<{ ts: string; id: string }>(`SELECT toUnixTimestamp64Milli(ts) AS ts, toString(id) AS id FROM (${keysSql.replace(/ SETTINGS .*$/, '')}) SETTINGS ${settings}`, params);
+          return drain(engine.stream(byKeysSql, { ...params, hitTs: keys.map((k) => new Date(Number(k.ts)).toISOString().replace('T', ' ').replace('Z', '')), hitIds: keys.map((k) => k.id) }));
+        };
         stages.push(
           { name: `count${suffix}`, sql: countSql, run: () => engine.rows(countSql, params) },
           { name: `keys${suffix}`, sql: keysSql, run: () => engine.rows(keysSql, params) },
           { name: `rows${suffix}`, sql: rowsSql, run: () => drain(engine.stream(rowsSql, params)) },
+          { name: `prewhere${suffix}`, sql: prewhereSql, run: () => drain(engine.stream(prewhereSql, params)) },
+          { name: `twostep${suffix}`, run: twoStep },
         );
       }
     }
@@ -179,7 +193,7 @@ async function main() {
       console.log(`  ${stage.name}: ${[...delta, ...textIndex].map(([name, value]) => `${name}=${value}`).join(' ')}`);
     }
     for (const table of tables) {
-      const plan = await engine.rows<{ explain: string }>(`EXPLAIN indexes = 1 SELECT ${COLUMNS} FROM ${table} WHERE ${where} ORDER BY ts DESC, id DESC LIMIT 100`, params);
+      const plan = await engine.rows<{ explain: string }>(`EXPLAIN indexes = 1 SELECT ${COLUMNS} FROM ${table} WHERE ${where} ORDER BY ts DESC, id DESC LIMIT 100 SETTINGS ${READ_SETTINGS}`, params);
       console.log(`\nEXPLAIN indexes = 1 (${table}):\n${plan.map((row) => row.explain).join('\n')}`);
     }
   } finally {
