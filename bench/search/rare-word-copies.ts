@@ -40,6 +40,7 @@ const COPIES: Record<string, (create: string) => string> = {
   b512k: (create) => withSettings(create, 'index_granularity_bytes = 524288'),
   // Smaller compressed blocks, so a line is read with less of its granule's neighbours.
   c64k: (create) => withSettings(create, 'min_compress_block_size = 16384, max_compress_block_size = 65536'),
+  c8k: (create) => withSettings(create, 'min_compress_block_size = 8192, max_compress_block_size = 65536'),
 };
 
 /** The statement with these table settings, in place of the same ones it names (the engine writes index_granularity out). */

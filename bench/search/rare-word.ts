@@ -15,6 +15,7 @@
  *   rows     the store's read of the newest 100 with the tokens bound (every exported column)
  *   prewhere the same with the word's condition as PREWHERE
  *   twostep  the keys, then the lines by their keys
+ *   histogram the word's 24 h histogram (96 buckets by level), as LogStore.histogram
  *   store    LogStore.read as the API calls it (lookup + rows)
  *   api      GET /v1/export?size=100, to the last byte
  * `--table` reads another table in the same directory (a copy of logs built by a lever); the
@@ -137,7 +138,11 @@ async function main() {
           const keys = await engine.rows<{ ts: string; id: string }>(`SELECT toUnixTimestamp64Milli(ts) AS ts, toString(id) AS id FROM (${keysSql.replace(/ SETTINGS .*$/, '')}) SETTINGS ${settings}`, params);
           return drain(engine.stream(byKeysSql, { ...params, hitTs: keys.map((k) => new Date(Number(k.ts)).toISOString().replace('T', ' ').replace('Z', '')), hitIds: keys.map((k) => k.id) }));
         };
+        // The 24 h histogram as LogStore.histogram asks it (96 buckets).
+        const histogramSql = `SELECT intDiv(toUnixTimestamp64Milli(ts) - {fromMs:Int64}, ${Math.ceil((to - from + 1) / 96)}) AS bucket, level, count() AS count
+          FROM ${table} WHERE ${where} GROUP BY bucket, level ORDER BY bucket SETTINGS ${settings}`;
         stages.push(
+          { name: `histogram${suffix}`, sql: histogramSql, run: () => engine.rows(histogramSql, params) },
           { name: `count${suffix}`, sql: countSql, run: () => engine.rows(countSql, params) },
           { name: `keys${suffix}`, sql: keysSql, run: () => engine.rows(keysSql, params) },
           { name: `rows${suffix}`, sql: rowsSql, run: () => drain(engine.stream(rowsSql, params)) },
