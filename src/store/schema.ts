@@ -83,17 +83,6 @@ export const PART_CLEANUP_SETTINGS =
   'min_rows_to_fsync_after_merge = 1, old_parts_lifetime = 5, cleanup_delay_period = 5, cleanup_delay_period_random_add = 2, max_cleanup_delay_period = 10';
 
 /**
- * Smaller compressed blocks, so a line found by the text index is read with less of what is
- * stored around it. A block is the unit the engine decompresses, and by default it gathers at
- * least 64 KiB, up to 1 MiB: a granule's `line` (8,192 rows, about 0.9 MiB) was one block, and a
- * column of a byte a row shared a block with 63 other granules. The 12 lines of a rare word over
- * 10 million decompressed 34 MB across the exported columns; with blocks of 8-64 KiB, 19 MB, and
- * the read of them took 30 instead of 43 ms, for 3% more disk (issue 42, docs/performance.md).
- * Parts keep the blocks they were written with until a merge rewrites them.
- */
-export const COMPRESSED_BLOCK_SETTINGS = 'min_compress_block_size = 8192, max_compress_block_size = 65536';
-
-/**
  * fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
  * merge_selector_base = 10 (default 5) merges parts in bigger steps, so each line is rewritten
  * fewer times: background merges took 70% of a core under sustained ingest, 56% with it
@@ -101,7 +90,7 @@ export const COMPRESSED_BLOCK_SETTINGS = 'min_compress_block_size = 8192, max_co
  */
 const LOGS_LAYOUT = `PARTITION BY toDate(ts)
 ORDER BY (account, ts, id)
-SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10, ${PART_CLEANUP_SETTINGS}, ${COMPRESSED_BLOCK_SETTINGS}`;
+SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10, ${PART_CLEANUP_SETTINGS}`;
 
 /**
  * On a cluster, lines go to a shard by a hash of their id: spread evenly whatever the
@@ -151,11 +140,6 @@ export async function applyMergeSetting(executor: SqlExecutor, tables: LogTables
 /** Tables from before PART_CLEANUP_SETTINGS get them (only the table's settings change). */
 export async function removeMergedPartsSoon(executor: SqlExecutor, tables: LogTables): Promise<void> {
   await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING ${PART_CLEANUP_SETTINGS}`);
-}
-
-/** Tables from before COMPRESSED_BLOCK_SETTINGS get them (only the table's settings change). */
-export async function compressSmallerBlocks(executor: SqlExecutor, tables: LogTables): Promise<void> {
-  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING ${COMPRESSED_BLOCK_SETTINGS}`);
 }
 
 /**
