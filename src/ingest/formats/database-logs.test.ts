@@ -31,6 +31,9 @@ test('MySQL 8 and MariaDB error logs: thread, code, subsystem, level; the time o
   assert.equal(mariadb?.fields?.thread_id, 3);
   assert.equal(mariadb?.level, 'WARN');
   assert.equal(mariadb?.ts, undefined);
+  // From midnight to 10 a.m. MariaDB pads the hour with a space.
+  const early = parseFormat("2026-11-29  0:27:34 9 [Warning] Aborted connection 9 to db: 'unconnected' user: 'unauthenticated' host: '127.0.0.1' (This connection closed normally without authentication)", '');
+  assert.deepEqual([early?.logtype, early?.fields?.thread_id, early?.level, early?.ts], ['mysql', 9, 'WARN', undefined]);
   assert.equal(parseFormat('2026-11-28 16:54:26 0 [Note] InnoDB: Buffer pool(s) load completed', '')?.level, 'NOTICE');
 });
 

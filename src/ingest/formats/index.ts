@@ -7,7 +7,7 @@ import { parseHaproxy } from './haproxy.js';
 import { asHerokuRouter } from './heroku.js';
 import { parseBareStackTrace, parseTomcat, withStackTrace } from './java.js';
 import { parseLogfmt } from './logfmt.js';
-import { parseMysql } from './mysql.js';
+import { mariadbPaddedTimeEnd, parseMysql } from './mysql.js';
 import { type ParsedLine, isDigit, isoTimestampAt } from './parsed.js';
 import { parsePostgres } from './postgresql.js';
 import { parsePrefix } from './prefix.js';
@@ -96,8 +96,10 @@ function syslog(text: string): ParsedLine | null {
   return parsed;
 }
 
-/** A line starting with an ISO date: PostgreSQL, MySQL or MariaDB, or a level-and-time prefix. */
+/** A line starting with an ISO date (or MariaDB's, its hour padded with a space): PostgreSQL, MySQL or MariaDB, or a level-and-time prefix. */
 function timestamped(text: string): ParsedLine | null {
+  const paddedEnd = mariadbPaddedTimeEnd(text);
+  if (paddedEnd > 0) return parseMysql(text, paddedEnd, undefined) ?? prefix(text);
   const time = isoTimestampAt(text, 0);
   if (time && text.charCodeAt(time.end) === 32) {
     const next = text.charCodeAt(time.end + 1);

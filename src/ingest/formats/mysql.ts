@@ -1,7 +1,18 @@
-import { type ParsedLine, isDigit, setField } from './parsed.js';
+import { type ParsedLine, digitsAt, isDigit, setField } from './parsed.js';
 
 /** MySQL's and MariaDB's error-log priorities. */
 const PRIORITIES: Record<string, string> = { System: 'INFO', Note: 'NOTICE', Warning: 'WARN', Warn: 'WARN', Error: 'ERROR', ERROR: 'ERROR' };
+
+/**
+ * Where MariaDB's local time ends when its hour has one digit: MariaDB pads it with a space
+ * (`2026-11-29  0:27:34`, two spaces after the date), which is no ISO time, so from midnight to 10
+ * a.m. its error log would not be read as one. -1 when the line does not start so.
+ */
+export function mariadbPaddedTimeEnd(text: string): number {
+  const date = digitsAt(text, 0, 4) && text[4] === '-' && digitsAt(text, 5, 2) && text[7] === '-' && digitsAt(text, 8, 2);
+  const time = text[10] === ' ' && text[11] === ' ' && isDigit(text.charCodeAt(12)) && text[13] === ':' && digitsAt(text, 14, 2) && text[16] === ':' && digitsAt(text, 17, 2);
+  return date && time ? 19 : -1;
+}
 
 /**
  * The MySQL and MariaDB error log: MariaDB's `2026-11-28 10:00:00 0 [Note] InnoDB: ...` and MySQL
