@@ -132,6 +132,20 @@ function withDocker(format: ParsedLine | null, docker: DockerLine): ParsedLine {
 }
 
 /**
+ * The file's line inside a Fluent Bit tail record, parsed once: its JSON fields or its format.
+ * Null when the record is not one, or when the line inside is in no format, so the record stays a
+ * JSON line of its own.
+ */
+function tailedLine(record: Record<string, unknown>, source: string): { text: string; json: Record<string, unknown> | null; format: ParsedLine | null } | null {
+  const text = tailRecordLine(record);
+  if (text === null) return null;
+  const json = parseJsonLine(text);
+  if (json) return { text, json, format: null };
+  const format = parseFormat(text, source);
+  return format?.logtype ? { text, json: null, format } : null;
+}
+
+/**
  * Turns one client line into a stored row. Accepts the documented keys and the legacy agent's
  * short ones (`l`, `t`, `f`). Throws BadInputError for an element that is not a line at all, so the
  * whole request is refused before anything is written.
@@ -152,20 +166,15 @@ export function normaliseLine(raw: unknown, context: BatchContext, id: string): 
   if (docker) parsedFields = parseJsonLine(own);
   // A file's line as Fluent Bit's tail input wraps it ({"log": "..."}) is stored as sent (its
   // escapes kept, README "Fluent Bit"), with the fields of the line inside, parsed as if sent alone.
-  const tailed = parsedFields && !docker ? tailRecordLine(parsedFields) : null;
-  let tailedFields: Record<string, unknown> | null = null;
-  if (tailed !== null) {
-    const inner = parseJsonLine(tailed);
-    const innerFormat = inner ? null : parseFormat(tailed, givenApp || file);
-    if (inner || innerFormat?.logtype) {
-      tailedFields = parsedFields;
-      own = tailed;
-      parsedFields = inner;
-    }
+  const tail = parsedFields && !docker ? tailedLine(parsedFields, givenApp || file) : null;
+  const tailedFields = tail ? parsedFields : null;
+  if (tail) {
+    own = tail.text;
+    parsedFields = tail.json;
   }
   const jsonFields = parsedFields && !nestedDeeperThan(parsedFields, MAX_JSON_DEPTH) ? parsedFields : null;
   // Not JSON: one of the common formats (formats/index.ts), or text as before.
-  let format: ParsedLine | null = jsonFields ? null : parseFormat(own, givenApp || file);
+  let format: ParsedLine | null = jsonFields ? null : (tail?.format ?? parseFormat(own, givenApp || file));
   if (docker && !jsonFields) format = withDocker(format, docker);
   // A relayed syslog line may carry Mezmo's structured data, and with it the sender's ingestion
   // key: the format parser leaves it out of the fields, and the stored text leaves it out too.
