@@ -15,9 +15,7 @@ export function rssMiB(pid: number | undefined): number {
 export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return 0;
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return statCpuSeconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return 0;
   }
@@ -25,6 +23,13 @@ export function cpuSeconds(pid: number | undefined): number {
 
 /** Linux reports process times in clock ticks of 1/100 s (USER_HZ) on every common platform. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU seconds from a /proc stat line (a process's or a thread's). */
+function statCpuSeconds(stat: string): number {
+  // Fields after the command name (which may hold spaces and parentheses): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
 
 /**
  * CPU seconds of a process's threads grouped by thread name (digits and trailing separators taken
@@ -44,8 +49,7 @@ export function cpuSecondsByThread(pid: number | undefined): Map<string, number>
     try {
       const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
       const name = task === String(pid) ? 'main thread' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d:_-]+$/, '') || 'unnamed';
-      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
+      byName.set(name, (byName.get(name) ?? 0) + statCpuSeconds(stat));
     } catch {
       // The thread ended while we read.
     }
