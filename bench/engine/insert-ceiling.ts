@@ -5,11 +5,18 @@
  *
  *   node dist/bench/engine/insert-ceiling.js            every variant, median of 3 runs each
  *   node dist/bench/engine/insert-ceiling.js --rows 480000 --batch 8000 --concurrent 1 [--no-index]
- *        [--table-settings merge_selector_base=10] [--settle]
+ *        [--table-settings merge_selector_base=10] [--settle] [--memory] [--engine-args="--a=1 --b=2"]
  *
  * A run reports rows/s over its inserts and the CPU of the whole process (inserts and the merges
  * they start) divided by rows; with --settle, also that CPU once the merges have settled after the
  * last insert, and the parts left then (what searches open).
+ *
+ * With --memory it measures the engine's own resident memory under the load instead of holding
+ * every row in memory first: each batch is made and encoded while the previous one is written
+ * (the insert runs off the main thread), so the process holds two batches at most, and the RSS is
+ * sampled every 100 ms. Its peak is the floor of a server's peak at that insert size: the engine's
+ * library and its memory, Node's runtime, and no HTTP, no parsing and no lines in flight.
+ * The engine's allocator (jemalloc) reads JE_MALLOC_CONF from the environment.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +30,7 @@ import { INSERT_COLUMNS, encodeRows } from '../../src/store/row-encoding.js';
 import { migrateLogStore } from '../../src/store/migrations.js';
 import { LOGS_TABLE, TEXT_INDEX } from '../../src/store/schema.js';
 import { logTables } from '../../src/store/tables.js';
+import { rssMiB } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
 import { lineGenerator } from '../lib/synthetic-lines.js';
 
@@ -32,6 +40,13 @@ interface RunResult {
   /** With --settle: the CPU until background merges have settled too, and the parts left then. */
   settledCpuMicrosPerRow?: number;
   activeParts?: number;
+  /** With --memory: resident memory (MiB) before the first insert, and its peak and median during the run. */
+  idleRssMiB?: number;
+  peakRssMiB?: number;
+  medianRssMiB?: number;
+  /** With --memory: the highest V8 heap (committed) and external memory of the process, the rows' generator's share. */
+  peakHeapMiB?: number;
+  peakExternalMiB?: number;
 }
 
 interface RunOptions {
@@ -39,12 +54,15 @@ interface RunOptions {
   tableSettings: string;
   /** Wait for merges to settle after the last insert and count their CPU too. */
   settle: boolean;
+  /** Make each batch while the previous one is written, and sample the RSS (--memory). */
+  memory: boolean;
+  /** More of the engine's settings, as command-line arguments (`--background_pool_size=1`). */
+  engineArgs: string[];
 }
 
-function syntheticRows(count: number): StoredLine[] {
-  const generator = lineGenerator(7);
-  const start = Date.now();
-  return Array.from({ length: count }, (_, i) => {
+function syntheticRows(count: number, first = 0, generator = lineGenerator(7), start = Date.now()): StoredLine[] {
+  return Array.from({ length: count }, (_, at) => {
+    const i = first + at;
     const line = generator.next(start + i);
     const meta = line.meta ? JSON.stringify(line.meta) : '';
     return {
@@ -58,21 +76,49 @@ function syntheticRows(count: number): StoredLine[] {
 
 async function oneRun(rows: number, batch: number, concurrent: number, index: boolean, options: RunOptions): Promise<RunResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-engine-'));
-  const executor = await openChdbExecutor(dir);
+  const executor = await openChdbExecutor(dir, { engineArgs: options.engineArgs });
+  const rss: number[] = [];
+  let peakHeap = 0;
+  let peakExternal = 0;
+  let sampler: NodeJS.Timeout | undefined;
   try {
     await migrateLogStore(executor, logTables());
     if (!index) await executor.exec(`ALTER TABLE ${LOGS_TABLE} DROP INDEX ${TEXT_INDEX}`);
     if (options.tableSettings) await executor.exec(`ALTER TABLE ${LOGS_TABLE} MODIFY SETTING ${options.tableSettings}`);
-    const all = syntheticRows(rows);
-    const payloads: Buffer[] = [];
-    for (let at = 0; at < rows; at += batch) payloads.push(encodeRows(all.slice(at, at + batch)));
+    const idleRss = rssMiB(process.pid);
+    let insertAll: () => Promise<void>;
+    if (options.memory) {
+      // One batch made while the one before it is written: two batches in memory at most.
+      const generator = lineGenerator(7);
+      const start = Date.now();
+      const payloadAt = (at: number) => encodeRows(syntheticRows(Math.min(batch, rows - at), at, generator, start));
+      sampler = setInterval(() => {
+        rss.push(rssMiB(process.pid));
+        const node = process.memoryUsage();
+        peakHeap = Math.max(peakHeap, node.heapTotal);
+        peakExternal = Math.max(peakExternal, node.external);
+      }, 100);
+      insertAll = async () => {
+        let payload = payloadAt(0);
+        for (let at = 0; at < rows; at += batch) {
+          const written = executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, payload);
+          if (at + batch < rows) payload = payloadAt(at + batch);
+          await written;
+        }
+      };
+    } else {
+      const all = syntheticRows(rows);
+      const payloads: Buffer[] = [];
+      for (let at = 0; at < rows; at += batch) payloads.push(encodeRows(all.slice(at, at + batch)));
+      let next = 0;
+      const worker = async () => {
+        while (next < payloads.length) await executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, payloads[next++]);
+      };
+      insertAll = async () => void (await Promise.all(Array.from({ length: concurrent }, worker)));
+    }
     const cpuBefore = process.cpuUsage();
     const began = performance.now();
-    let next = 0;
-    const worker = async () => {
-      while (next < payloads.length) await executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, payloads[next++]);
-    };
-    await Promise.all(Array.from({ length: concurrent }, worker));
+    await insertAll();
     const seconds = (performance.now() - began) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const result: RunResult = { rowsPerSecond: Math.round(rows / seconds), cpuMicrosPerRow: Number(((cpu.user + cpu.system) / rows).toFixed(1)) };
@@ -92,8 +138,16 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
       result.settledCpuMicrosPerRow = Number(((settled.user + settled.system) / rows).toFixed(1));
       result.activeParts = Number((await state()).parts);
     }
+    if (options.memory) {
+      result.idleRssMiB = Math.round(idleRss);
+      result.peakRssMiB = Math.round(Math.max(...rss));
+      result.medianRssMiB = Math.round(median(rss));
+      result.peakHeapMiB = Math.round(peakHeap / 2 ** 20);
+      result.peakExternalMiB = Math.round(peakExternal / 2 ** 20);
+    }
     return result;
   } finally {
+    clearInterval(sampler);
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -116,6 +170,8 @@ async function main() {
       'no-index': { type: 'boolean', default: false },
       'table-settings': { type: 'string', default: '' },
       settle: { type: 'boolean', default: false },
+      memory: { type: 'boolean', default: false },
+      'engine-args': { type: 'string', default: '' },
       runs: { type: 'string', default: '3' },
     },
   });
@@ -123,6 +179,8 @@ async function main() {
     const result = await oneRun(Number(values.rows), Number(values.batch), Number(values.concurrent), !values['no-index'], {
       tableSettings: values['table-settings'],
       settle: values.settle,
+      memory: values.memory,
+      engineArgs: values['engine-args'].split(' ').filter(Boolean),
     });
     console.log(JSON.stringify(result));
     return;

@@ -45,8 +45,13 @@ interface FleetLoad {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** Resident memory just before the load, and its peak and median during it. */
+  idleRssMiB: number;
   peakRssMiB: number;
   medianRssMiB: number;
+  /** Logstead only, from its /metrics every second: the highest V8 heap (committed) and external memory (MiB). */
+  peakHeapMiB?: number;
+  peakExternalMiB?: number;
   /** The server's CPU per acknowledged line by thread name (µs), largest first: where a line's CPU goes. */
   cpuMicrosByThread: Record<string, number>;
 }
@@ -93,7 +98,16 @@ export function diskBytes(dir: string): number {
  * keep-alive connection). Times from the first send to the last answer; samples the server's RSS
  * every 200 ms.
  */
-async function fleetLoad(url: string, key: string, design: FleetDesign, bodies: Buffer[], hostnames: string[], total: number, pid?: number): Promise<FleetLoad> {
+async function fleetLoad(
+  url: string,
+  key: string,
+  design: FleetDesign,
+  bodies: Buffer[],
+  hostnames: string[],
+  total: number,
+  pid?: number,
+  readsMetrics = false,
+): Promise<FleetLoad> {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: design.senders });
   const latencies: number[] = [];
@@ -119,7 +133,21 @@ async function fleetLoad(url: string, key: string, design: FleetDesign, bodies: 
       }
     }
   };
+  const idleRssMiB = rssMiB(pid);
   const sampler = setInterval(() => rss.push(rssMiB(pid)), 200);
+  // Where the memory is: V8's heap and Node's external memory, as the server reports them.
+  let peakHeapMiB = 0;
+  let peakExternalMiB = 0;
+  const heapSampler = readsMetrics
+    ? setInterval(() => {
+        scrape(url)
+          .then((metric) => {
+            peakHeapMiB = Math.max(peakHeapMiB, metric('nodejs_heap_size_total_bytes') / 2 ** 20);
+            peakExternalMiB = Math.max(peakExternalMiB, metric('nodejs_external_memory_bytes') / 2 ** 20);
+          })
+          .catch(() => undefined);
+      }, 1000)
+    : undefined;
   const cpuBegin = cpuSeconds(pid);
   const threadsBegin = cpuSecondsByThread(pid);
   const begin = performance.now();
@@ -128,6 +156,7 @@ async function fleetLoad(url: string, key: string, design: FleetDesign, bodies: 
   const cpuUsed = cpuSeconds(pid) - cpuBegin;
   const threadsEnd = cpuSecondsByThread(pid);
   clearInterval(sampler);
+  clearInterval(heapSampler);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
@@ -138,8 +167,10 @@ async function fleetLoad(url: string, key: string, design: FleetDesign, bodies: 
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     errors,
+    idleRssMiB,
     peakRssMiB: Math.max(0, ...rss),
     medianRssMiB: rss.length > 0 ? median(rss) : 0,
+    ...(readsMetrics ? { peakHeapMiB, peakExternalMiB } : {}),
     cpuMicrosByThread: Object.fromEntries(
       [...threadsEnd]
         .map(([name, seconds]) => [name, round((acknowledged > 0 ? ((seconds - (threadsBegin.get(name) ?? 0)) * 1e6) / acknowledged : 0), 2)] as const)
@@ -173,7 +204,7 @@ async function loadServer(
   const server = await startLogsteadServer({ ...env, LOGSTEAD_DATA_DIR: dataDir }, serverDir);
   try {
     const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
-    const load = await fleetLoad(server.url, ingestionKey, design, bodies, hostnames, options.linesPerDesign, server.child.pid);
+    const load = await fleetLoad(server.url, ingestionKey, design, bodies, hostnames, options.linesPerDesign, server.child.pid, true);
     const rawBytes = load.lines * rawBytesPerLine;
     const after = await scrape(server.url);
     const disk = diskBytes(dataDir);
@@ -202,7 +233,8 @@ function describe(figures: ServerFigures, ceiling: FleetLoad, settleSeconds: num
   return (
     `${Math.round(figures.linesPerSecond).toLocaleString('en')} lines/s (${(figures.linesPerSecond / ceiling.linesPerSecond).toFixed(3)} of the ceiling), ` +
     `${figures.cpuMicrosPerLine.toFixed(1)} µs CPU a line, ack p50/p99 ${figures.p50Ms.toFixed(0)}/${figures.p99Ms.toFixed(0)} ms, ` +
-    `${Math.round(figures.rowsPerInsert).toLocaleString('en')} rows an insert, RSS peak/median ${Math.round(figures.peakRssMiB)}/${Math.round(figures.medianRssMiB)} MiB, ` +
+    `${Math.round(figures.rowsPerInsert).toLocaleString('en')} rows an insert, RSS idle ${Math.round(figures.idleRssMiB)}, peak/median ${Math.round(figures.peakRssMiB)}/${Math.round(figures.medianRssMiB)} MiB ` +
+    `(V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}), ` +
     `disk per raw byte ${figures.diskPerRawByte.toFixed(2)} → ${figures.diskPerRawByteSettled.toFixed(2)} after ${settleSeconds} s ` +
     `(active parts ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ${figures.errors} non-200`
   );
@@ -228,7 +260,7 @@ export async function runFleet(options: FleetOptions): Promise<void> {
       const discard = await startProcess(discardServer, [], {});
       const ceiling = await fleetLoad(discard.url, 'none', design, bodies, hostnames, options.linesPerDesign, discard.child.pid);
       await stopProcess(discard.child);
-      console.log(`  run ${run}, ${name}: ceiling ${Math.round(ceiling.linesPerSecond).toLocaleString('en')} lines/s, ${ceiling.cpuMicrosPerLine.toFixed(2)} µs CPU a line`);
+      console.log(`  run ${run}, ${name}: ceiling ${Math.round(ceiling.linesPerSecond).toLocaleString('en')} lines/s, ${ceiling.cpuMicrosPerLine.toFixed(2)} µs CPU a line, RSS idle ${Math.round(ceiling.idleRssMiB)}, peak ${Math.round(ceiling.peakRssMiB)} MiB`);
       // Alternate which side goes first, so neither always meets the machine in the same state.
       const ordered = run % 2 === 1 ? sides : [...sides].reverse();
       const servers = [];

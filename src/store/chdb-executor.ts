@@ -28,12 +28,13 @@ const BACKUPS_ANYWHERE = '--backups.allowed_path=/';
  * Sessions opened on the same path share one engine, so extra sessions are cheap; they exist only
  * because chDB allows one active result stream per session.
  */
-export async function openChdbExecutor(dir: string): Promise<SqlExecutor> {
+export async function openChdbExecutor(dir: string, options: { engineArgs?: string[] } = {}): Promise<SqlExecutor> {
   // The engine's files are its owner's only: the folder here, the files the engine makes through
   // the process's umask (lib/owner-only.ts).
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   keepToOwner(dir);
-  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...ENGINE_ARGS] });
+  // options.engineArgs: more of the engine's settings, for bench/engine's experiments.
+  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...ENGINE_ARGS, ...(options.engineArgs ?? [])] });
   const idleStreamSessions: Session[] = [];
   const allStreamSessions: Session[] = [];
   const waiting: Array<(session: Session) => void> = [];
