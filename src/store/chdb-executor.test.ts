@@ -26,6 +26,20 @@ after(async () => {
 /** About 1.5 s of the engine's time, bound like every store query. */
 const SLOW_READ = 'SELECT sum(sleepEachRow(0.5)) + {add:UInt32} AS total FROM numbers(3) SETTINGS max_block_size = 1';
 
+/** Resolves once the engine lists the slow read among its running queries (within 10 s). */
+async function readUnderWay(): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    const [row] = await executor.rows<{ running: string }>(
+      "SELECT count() AS running FROM system.processes WHERE query LIKE '%sleepEachRow%' AND query NOT LIKE '%system.processes%'",
+      {},
+      { apart: true },
+    );
+    if (Number(row.running) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.fail('the slow read never started');
+}
+
 /** Which of a slow read and an insert, started just after it, ends first. */
 async function firstToEnd(apart: boolean): Promise<string[]> {
   const ended: string[] = [];
@@ -33,8 +47,9 @@ async function firstToEnd(apart: boolean): Promise<string[]> {
     ended.push('read');
     return rows;
   });
-  // A head start well inside the read's 1.5 s, so that it is under way on a busy machine too.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // The insert goes once the read is under way in the engine, seen from a session of its own: a
+  // fixed head start was not always enough on a busy machine, and the insert then went first.
+  await readUnderWay();
   await executor.insertTabSeparated('t', ['n'], Buffer.from('1\n')).then(() => ended.push('insert'));
   const rows = await read;
   assert.equal(Number(rows[0].total), 1, 'the read answers in full');
