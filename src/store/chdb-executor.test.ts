@@ -6,9 +6,11 @@ import { after, before, test } from 'node:test';
 import { openChdbExecutor } from './chdb-executor.js';
 import type { SqlExecutor } from './executor.js';
 
-// The embedded executor on its own. chDB runs bound queries one at a time on a connection, and
-// inserts share the main one: a long read there holds every insert (an ingest request's
-// acknowledgement) until it ends. A read run apart must not.
+// The embedded executor on its own. Long reads run apart, on sessions of their own, so that they
+// never hold an insert (an ingest request's acknowledgement) or a short read on the main one.
+// Whether a long read on the main connection holds an insert is the binding's business: chDB's
+// binding chains bound queries process-wide but not inserts, and an insert went first behind a
+// running read about one time in ten, so that is not tested here.
 
 let dir: string;
 let executor: SqlExecutor;
@@ -40,15 +42,15 @@ async function readUnderWay(): Promise<void> {
   assert.fail('the slow read never started');
 }
 
-/** Which of a slow read and an insert, started just after it, ends first. */
-async function firstToEnd(apart: boolean): Promise<string[]> {
+/** Which of a slow read run apart and an insert, started once the read is running, ends first. */
+async function firstToEnd(): Promise<string[]> {
   const ended: string[] = [];
-  const read = executor.rows<{ total: number }>(SLOW_READ, { add: 1 }, { apart }).then((rows) => {
+  const read = executor.rows<{ total: number }>(SLOW_READ, { add: 1 }, { apart: true }).then((rows) => {
     ended.push('read');
     return rows;
   });
-  // The insert goes once the read is under way in the engine, seen from a session of its own: a
-  // fixed head start was not always enough on a busy machine, and the insert then went first.
+  // The insert goes once the read is under way in the engine, seen from a session of its own, so
+  // that an insert ending first shows it went beside the read, not before it started.
   await readUnderWay();
   await executor.insertTabSeparated('t', ['n'], Buffer.from('1\n')).then(() => ended.push('insert'));
   const rows = await read;
@@ -56,12 +58,8 @@ async function firstToEnd(apart: boolean): Promise<string[]> {
   return ended;
 }
 
-test('an insert waits behind a long read on the main connection', async () => {
-  assert.deepEqual(await firstToEnd(false), ['read', 'insert']);
-});
-
 test('a long read run apart lets an insert, and a short bound read, go on beside it', async () => {
-  assert.deepEqual(await firstToEnd(true), ['insert', 'read']);
+  assert.deepEqual(await firstToEnd(), ['insert', 'read']);
   const ended: string[] = [];
   const read = executor.rows(SLOW_READ, { add: 0 }, { apart: true }).then(() => ended.push('long'));
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -74,5 +72,5 @@ test('a read apart that is abandoned rejects, and the executor goes on working',
   const abandoned = AbortSignal.abort();
   await assert.rejects(executor.rows(SLOW_READ, { add: 0 }, { apart: true, signal: abandoned }));
   const [row] = await executor.rows<{ c: string }>('SELECT count() AS c FROM t', {}, { apart: true });
-  assert.ok(Number(row.c) >= 2);
+  assert.equal(Number(row.c), 1, 'the one row the test before inserted');
 });
