@@ -21,6 +21,36 @@ export async function reportingContext(browser: Browser, violations: string[], o
   return context;
 }
 
+/** A new page of `context` that records each uncaught page error (each would leave the viewer blank) into `pageErrors`. */
+async function recordingPage(context: BrowserContext, pageErrors: string[]): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
+  return page;
+}
+
+/**
+ * The pages a test file opens, each in a context of its own at one viewport (en-US), recording
+ * every CSP violation and uncaught page error for the file's last test to check; close() closes
+ * their contexts.
+ */
+export function recordedPages(viewport: { width: number; height: number }) {
+  const cspViolations: string[] = [];
+  const pageErrors: string[] = [];
+  const contexts: BrowserContext[] = [];
+  return {
+    cspViolations,
+    pageErrors,
+    async open(browser: Browser): Promise<Page> {
+      const context = await reportingContext(browser, cspViolations, { viewport, locale: 'en-US' });
+      contexts.push(context);
+      return recordingPage(context, pageErrors);
+    },
+    async close(): Promise<void> {
+      for (const context of contexts) await context.close();
+    },
+  };
+}
+
 export async function ingestLines(server: TestServer, lines: Array<Record<string, unknown>>, host = 'web-1', key = server.org.ingestionKey) {
   const reply = await request(`${server.url}/logs/ingest?hostname=${host}&tags=prod`, {
     method: 'POST',
@@ -56,8 +86,7 @@ export async function signedInPage(
   report: { violations: string[]; pageErrors: string[] },
   options: BrowserContextOptions,
 ): Promise<Page> {
-  const page = await (await reportingContext(browser, report.violations, options)).newPage();
-  page.on('pageerror', (error) => report.pageErrors.push(`${error.message}\n${error.stack}`));
+  const page = await recordingPage(await reportingContext(browser, report.violations, options), report.pageErrors);
   await signIn(server, page, server.org.serviceKey);
   await page.waitForSelector('[data-testid=line]');
   return page;

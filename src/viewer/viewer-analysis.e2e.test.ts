@@ -9,10 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, jsonLines, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
+import { ingestLines, launchChromium, recordedPages, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
 import { seededRandom } from '../testing/seeded-random.js';
 
 const HOUR = 3_600_000;
@@ -182,17 +182,9 @@ let server: TestServer;
 let browser: Browser;
 let member: MemberSession;
 let boardId = '';
-const contexts: BrowserContext[] = [];
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
 
-async function newPage(): Promise<Page> {
-  const context = await reportingContext(browser, cspViolations, { viewport: { width: 1400, height: 900 }, locale: 'en-US' });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
-  return page;
-}
+const pages = recordedPages({ width: 1400, height: 900 });
+const newPage = () => pages.open(browser);
 
 /**
  * Waits until what `read` gets from the page equals `expected` (an answer may still be on its
@@ -342,7 +334,7 @@ describe("issue 40's done-when: a day of nginx, logfmt and JSON logs read in Chr
     await owner.waitForSelector('[data-testid=search-toolbar]');
   });
   after(async () => {
-    for (const context of contexts) await context.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
   });
@@ -526,7 +518,7 @@ describe("issue 40's done-when: a day of nginx, logfmt and JSON logs read in Chr
   });
 
   test('the Content-Security-Policy blocked nothing, and no page threw', () => {
-    assert.deepEqual(cspViolations, []);
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(pages.cspViolations, []);
+    assert.deepEqual(pages.pageErrors, []);
   });
 });

@@ -10,12 +10,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { HOUR_MS } from '../archive/object-names.js';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
 import { S3RVER_KEY, type StoreGate, type TestS3, startStoreGate, startTestS3 } from '../testing/s3-server.js';
-import { ingestLines, launchChromium, openSettings, reportingContext, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
+import { ingestLines, launchChromium, openSettings, recordedPages, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
 
 /** The store's secret key: distinctive, so that finding it anywhere the page loaded is unambiguous. */
 const SECRET = `e2e-secret-${randomBytes(12).toString('hex')}`;
@@ -28,19 +28,11 @@ let secondGate: StoreGate;
 let browser: Browser;
 let scopedAdmin: MemberSession;
 let reader: MemberSession;
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
-const contexts: BrowserContext[] = [];
 /** The body of every answer the admin's page loaded from the server. */
 const loaded: Array<Promise<string>> = [];
 
-async function newPage(): Promise<Page> {
-  const context = await reportingContext(browser, cspViolations, { viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
-  return page;
-}
+const pages = recordedPages({ width: 1280, height: 800 });
+const newPage = () => pages.open(browser);
 
 /** The archive's configuration as the API gives it to the organisation's service key (404 when none). */
 const configByKey = () => request(`${server.url}/v1/config/archiving`, { headers: { servicekey: server.org.serviceKey } });
@@ -71,7 +63,7 @@ describe('the archive page (Chromium, s3rver on loopback)', { skip: browserMissi
     await page.waitForSelector('[data-testid=search-toolbar]');
   });
   after(async () => {
-    for (const context of contexts) await context.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
     for (const closing of [firstGate, secondGate, first, second]) await closing?.close();
@@ -214,7 +206,7 @@ describe('the archive page (Chromium, s3rver on loopback)', { skip: browserMissi
   });
 
   test('the Content-Security-Policy blocked nothing in these tests, and the page threw nothing', () => {
-    assert.deepEqual(cspViolations, []);
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(pages.cspViolations, []);
+    assert.deepEqual(pages.pageErrors, []);
   });
 });

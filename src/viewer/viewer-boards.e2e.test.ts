@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, request, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
+import { ingestLines, launchChromium, recordedPages, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
 
 const HOUR = 3_600_000;
 let server: TestServer;
@@ -18,17 +18,9 @@ let browser: Browser;
 let reader: MemberSession;
 let scoped: MemberSession;
 let boardId = '';
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
-const contexts: BrowserContext[] = [];
 
-async function newPage(): Promise<Page> {
-  const context = await reportingContext(browser, cspViolations, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
-  return page;
-}
+const pages = recordedPages({ width: 1280, height: 900 });
+const newPage = () => pages.open(browser);
 
 const withKey = (method: string, path: string, body?: unknown) =>
   request(`${server.url}${path}`, { method, headers: { servicekey: server.org.serviceKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -63,7 +55,7 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
     await page.waitForSelector('[data-testid=search-toolbar]');
   });
   after(async () => {
-    for (const context of contexts) await context.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
   });
@@ -235,7 +227,7 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
   });
 
   test('the Content-Security-Policy blocked nothing in these tests, and the page threw nothing', () => {
-    assert.deepEqual(cspViolations, []);
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(pages.cspViolations, []);
+    assert.deepEqual(pages.pageErrors, []);
   });
 });

@@ -6,25 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { browserMissing } from '../testing/browser.js';
 import { type MemberSession, type TestServer, eventually, startTestServer } from '../testing/harness.js';
-import { ingestLines, launchChromium, reportingContext, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
+import { ingestLines, launchChromium, recordedPages, signIn, signInWithPassword } from '../testing/viewer-e2e.js';
 
 let server: TestServer;
 let browser: Browser;
 let member: MemberSession;
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
-const contexts: BrowserContext[] = [];
 
-async function newPage(): Promise<Page> {
-  const context = await reportingContext(browser, cspViolations, { viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack}`));
-  return page;
-}
+const pages = recordedPages({ width: 1280, height: 800 });
+const newPage = () => pages.open(browser);
 
 const path = (page: Page) => new URL(page.url()).pathname;
 
@@ -53,7 +45,7 @@ describe('the navigation and the pages at their addresses (Chromium)', { skip: b
     await page.waitForSelector('[data-testid=line]');
   });
   after(async () => {
-    for (const context of contexts) await context.close();
+    await pages.close();
     await browser?.close();
     await server?.close();
   });
@@ -253,7 +245,7 @@ describe('the navigation and the pages at their addresses (Chromium)', { skip: b
   });
 
   test('the Content-Security-Policy blocked nothing in these tests, and the page threw nothing', () => {
-    assert.deepEqual(cspViolations, []);
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(pages.cspViolations, []);
+    assert.deepEqual(pages.pageErrors, []);
   });
 });
