@@ -4,6 +4,7 @@ import { ApiError, errors } from '../http/errors.js';
 import type { MetaTypeRegistry } from '../meta-fields/meta-types.js';
 import { EncodedRows } from '../store/row-encoding.js';
 import type { StoredBatch, StoredLine } from '../store/types.js';
+import { ingestBuffers } from '../lib/buffer-pool.js';
 import { LIMITS } from '../wire/limits.js';
 import type { AfterStore } from './after-store.js';
 import type { GroupCommitBatcher } from './batcher.js';
@@ -32,8 +33,10 @@ export interface PreparedRequest {
   account: string;
   batchId: string;
   batch: StoredBatch;
-  /** The rows encoded for the store (store/row-encoding.ts). */
+  /** The rows encoded for the store (store/row-encoding.ts), in a buffer of the ingest pool. */
   payload: Buffer;
+  /** Gives the payload's buffer back to the pool (lib/buffer-pool.ts); `write` calls it once the rows are stored. */
+  givePayloadBack: () => void;
   /** Lines whose meta was not indexed because of the daily cap on new fields, and the cap; absent when none. */
   overDailyCap?: { lines: number; limit: number };
 }
@@ -116,7 +119,7 @@ export class Intake {
     this.deps.parse?.(account, pending);
     const unindexedMeta: Record<string, number> = {};
     let bytes = 0;
-    const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + repeated);
+    const encoded = new EncodedRows((request.sentBytes ?? rawLines.length * 256) + repeated, ingestBuffers);
     let overDailyCap = 0;
     const keptFrom = this.deps.keptFrom(account);
     // Already past its organisation's retention (an old replayed or imported line): acknowledged
@@ -159,6 +162,7 @@ export class Intake {
       batchId: context.batchId,
       batch,
       payload: encoded.bytesWritten(),
+      givePayloadBack: () => encoded.giveBack(),
       overDailyCap: overDailyCap > 0 ? { lines: overDailyCap, limit: (await this.deps.metaTypes.day(account)).limit } : undefined,
     };
   }
@@ -179,6 +183,7 @@ export class Intake {
    */
   async write(prepared: PreparedRequest, log: FastifyBaseLogger, queued?: () => void): Promise<void> {
     if (prepared.batch.lines === 0) {
+      prepared.givePayloadBack();
       // Lines an indexonly exclusion kept from the store still go to live tail and alerts.
       if (prepared.batch.rows?.length) await this.deps.afterStore.publish(prepared.account, prepared.batch, log);
       return;
@@ -192,6 +197,8 @@ export class Intake {
       log.error({ err: error }, 'log store write failed');
       throw errors.storeUnavailable();
     }
+    // Only once stored: a failed write may be tried again with the same payload (syslog does).
+    prepared.givePayloadBack();
     await this.deps.afterStore.publish(prepared.account, prepared.batch, log);
   }
 }

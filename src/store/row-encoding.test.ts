@@ -7,6 +7,7 @@ import { openTestExecutor } from '../testing/log-engine.js';
 import type { SqlExecutor } from './executor.js';
 import { LogStore } from './log-store.js';
 import type { StoredLine } from './types.js';
+import { BufferPool } from '../lib/buffer-pool.js';
 import { EncodedRows, INSERT_COLUMNS, encodeRow, encodeRows } from './row-encoding.js';
 
 let dir: string;
@@ -93,6 +94,29 @@ test('rows encoded into a growing buffer are the UTF-8 of their text, byte for b
   assert.equal(encoded.chars, rows.map(encodeRow).join('').length);
   assert.ok(encoded.bytesWritten().equals(expected));
   assert.ok(encodeRows(rows).equals(expected));
+});
+
+test('rows encoded into pooled buffers: the same bytes, the outgrown buffers given back, the last once only', () => {
+  const rows = Array.from({ length: 2000 }, (_, i) => row({ id: String(i), line: `${'日本語 🚀 café '.repeat(i % 5)}line ${i} ${'x'.repeat(i % 300)}`, tags: [`t${i}`], size: i }));
+  const expected = Buffer.from(rows.map(encodeRow).join(''), 'utf8');
+  const pool = new BufferPool(64 * 1024 * 1024);
+  // Sized well short of the rows (as a guess from a body's size can be): it grows through the pool.
+  const encoded = new EncodedRows(64 * 1024, pool);
+  for (const each of rows) encoded.add(each);
+  const written = encoded.bytesWritten();
+  assert.ok(written.equals(expected));
+  assert.ok(pool.waitingBytes > 0, 'the buffers it grew out of wait in the pool');
+  const waiting = pool.waitingBytes;
+  encoded.giveBack();
+  encoded.giveBack();
+  assert.equal(pool.waitingBytes, waiting + written.buffer.byteLength, 'its last buffer given back once');
+
+  // A buffer sized to the text is not doubled for the worst case of three bytes a character.
+  const ascii = Array.from({ length: 500 }, (_, i) => row({ id: String(i), line: 'y'.repeat(200) }));
+  const exact = Buffer.byteLength(ascii.map(encodeRow).join(''));
+  const sized = new EncodedRows(exact, new BufferPool(0));
+  for (const each of ascii) sized.add(each);
+  assert.equal(sized.bytesWritten().buffer.byteLength, 2 ** Math.ceil(Math.log2(exact)));
 });
 
 test('timestamps are written as seconds with exactly three decimals', () => {

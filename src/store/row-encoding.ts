@@ -1,3 +1,4 @@
+import type { BufferPool } from '../lib/buffer-pool.js';
 import type { StoredLine } from './types.js';
 
 /**
@@ -104,10 +105,18 @@ export class EncodedRows {
   private count = 0;
   private pending = '';
   private writtenChars = 0;
+  private givenBack = false;
 
-  /** `expectedBytes`: a guess at the final size (the request body's size is a good one). */
-  constructor(expectedBytes = 64 * 1024) {
-    this.bytes = Buffer.allocUnsafe(Math.max(4096, expectedBytes));
+  /**
+   * `expectedBytes`: a guess at the final size (the request body's size is a good one). With a
+   * `pool`, the buffer comes from it, and `giveBack` returns it once the rows are written.
+   */
+  constructor(
+    expectedBytes = 64 * 1024,
+    private readonly pool?: BufferPool,
+  ) {
+    const bytes = Math.max(4096, expectedBytes);
+    this.bytes = pool ? pool.take(bytes) : Buffer.allocUnsafe(bytes);
   }
 
   add(row: StoredLine): void {
@@ -125,22 +134,36 @@ export class EncodedRows {
     return this.count;
   }
 
-  /** The rows' bytes. Copied when most of the buffer went unused, so a queued insert holds no slack. */
+  /**
+   * The rows' bytes. Without a pool, copied when most of the buffer went unused, so a queued insert
+   * holds no slack; with one, a view of the pooled buffer, valid until `giveBack`.
+   */
   bytesWritten(): Buffer {
     if (this.pending !== '') this.write();
     const written = this.bytes.subarray(0, this.used);
-    return this.used * 2 < this.bytes.length ? Buffer.from(written) : written;
+    return !this.pool && this.used * 2 < this.bytes.length ? Buffer.from(written) : written;
+  }
+
+  /** Returns a pooled buffer once nothing reads `bytesWritten()` any more (its insert is written). */
+  giveBack(): void {
+    // Once only: a buffer given twice would be handed to two takers.
+    if (this.givenBack) return;
+    this.givenBack = true;
+    this.pool?.give(this.bytes);
   }
 
   private write(): void {
     const text = this.pending;
     this.pending = '';
     this.writtenChars += text.length;
-    // A UTF-16 unit never takes more than 3 bytes of UTF-8 (a surrogate pair takes 4 for 2 units).
-    const room = text.length * 3;
+    // Most text is ASCII, one byte a character: ask for the exact length only when the worst case
+    // (3 bytes a UTF-16 unit) might not fit, so a buffer sized to the body is not doubled for nothing.
+    const room = text.length * 3 <= this.bytes.length - this.used ? 0 : Buffer.byteLength(text, 'utf8');
     if (this.used + room > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + room));
+      const needed = this.used + room;
+      const grown = this.pool ? this.pool.take(Math.max(this.bytes.length * 2, needed)) : Buffer.allocUnsafe(Math.max(this.bytes.length * 2, needed));
       this.bytes.copy(grown, 0, 0, this.used);
+      this.pool?.give(this.bytes);
       this.bytes = grown;
     }
     this.used += this.bytes.write(text, this.used, 'utf8');
