@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { openChdbExecutor } from './chdb-executor.js';
+import { ENGINE_ALLOCATOR_SETTINGS, openChdbExecutor } from './chdb-executor.js';
 import type { SqlExecutor } from './executor.js';
 
 // The embedded executor on its own. Long reads run apart, on sessions of their own, so that they
@@ -73,4 +74,29 @@ test('a read apart that is abandoned rejects, and the executor goes on working',
   await assert.rejects(executor.rows(SLOW_READ, { add: 0 }, { apart: true, signal: abandoned }));
   const [row] = await executor.rows<{ c: string }>('SELECT count() AS c FROM t', {}, { apart: true });
   assert.equal(Number(row.c), 1, 'the one row the test before inserted');
+});
+
+test("the engine's allocator settings are in the environment before chDB loads, unless the operator set their own", async () => {
+  // A process of its own for each: the library reads JE_MALLOC_CONF once, when it is first loaded.
+  const script = `
+    const { openChdbExecutor } = await import(${JSON.stringify(new URL('./chdb-executor.js', import.meta.url).href)});
+    const executor = await openChdbExecutor(process.argv[1]);
+    const [row] = await executor.rows('SELECT 1 AS one');
+    await executor.close();
+    console.log(JSON.stringify({ conf: process.env.JE_MALLOC_CONF ?? null, one: row.one }));
+  `;
+  const run = (env: Record<string, string>) => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-chdb-allocator-'));
+    try {
+      const { JE_MALLOC_CONF: _unset, ...rest } = process.env;
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, scratch], { env: { ...rest, ...env }, encoding: 'utf8' });
+      return JSON.parse(output.trim().split('\n').pop()!) as { conf: string | null; one: number };
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  };
+  const unset = run({});
+  assert.equal(unset.conf, ENGINE_ALLOCATOR_SETTINGS);
+  assert.equal(unset.one, 1, 'the engine runs with them');
+  assert.equal(run({ JE_MALLOC_CONF: 'dirty_decay_ms:1000' }).conf, 'dirty_decay_ms:1000');
 });

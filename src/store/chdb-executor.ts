@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Session, drainPending } from 'chdb';
+import type { Session } from 'chdb';
 import { type RowsOptions, type SqlExecutor, type SqlParams } from './executor.js';
 import { ingestBuffers } from '../lib/buffer-pool.js';
 import { keepToOwner } from '../lib/owner-only.js';
@@ -25,6 +25,20 @@ export const ENGINE_ARGS = ['--max_query_size=16777216', '--max_ast_elements=100
 const BACKUPS_ANYWHERE = '--backups.allowed_path=/';
 
 /**
+ * The engine's own allocator (jemalloc, linked inside libchdb.so) reads JE_MALLOC_CONF once, when
+ * the library loads, on top of the engine's built-in settings (one arena per CPU, freed pages kept
+ * 5 s). One arena shared by the engine's threads kept 10-70 MiB less under a fleet's inserts at the
+ * same CPU (docs/performance.md, "Memory under the fleet"). An operator's own JE_MALLOC_CONF wins.
+ */
+export const ENGINE_ALLOCATOR_SETTINGS = 'percpu_arena:disabled,narenas:1';
+
+/** chDB, loaded on first use, after the engine's allocator settings are in the environment. */
+async function loadChdb(): Promise<typeof import('chdb')> {
+  process.env.JE_MALLOC_CONF ??= ENGINE_ALLOCATOR_SETTINGS;
+  return import('chdb');
+}
+
+/**
  * ClickHouse in-process through chDB. All calls run on libuv's pool, off the event loop.
  * Sessions opened on the same path share one engine, so extra sessions are cheap; they exist only
  * because chDB allows one active result stream per session.
@@ -34,6 +48,7 @@ export async function openChdbExecutor(dir: string, options: { engineArgs?: stri
   // the process's umask (lib/owner-only.ts).
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   keepToOwner(dir);
+  const { Session, drainPending } = await loadChdb();
   // options.engineArgs: more of the engine's settings, for bench/engine's experiments.
   const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...ENGINE_ARGS, ...(options.engineArgs ?? [])] });
   const idleStreamSessions: Session[] = [];
