@@ -48,8 +48,9 @@ const { values: options } = parseArgs({
     'compare-env': { type: 'string', default: '' },
   },
 });
+// A comma starts the next setting only before NAME=, so a value may hold commas (JE_MALLOC_CONF=a:1,b:2).
 const keyValues = (text: string): Record<string, string> =>
-  Object.fromEntries(text.split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  Object.fromEntries(text.split(/,(?=[A-Za-z_][A-Za-z0-9_]*=)/).filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 if (options.fleet) {
   await runFleet({
     designs: options.designs!,
