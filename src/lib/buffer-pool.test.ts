@@ -11,7 +11,17 @@ test('a buffer given back is the one the next take of its size class gets', () =
   assert.equal(pool.take(400 * 1024), first, 'taken again rather than allocated');
   assert.equal(pool.waitingBytes, 0);
   assert.notEqual(pool.take(400 * 1024), first, 'a buffer is handed to one taker at a time');
-  assert.equal(pool.take(10).length, MIN_POOLED_BYTES);
+});
+
+test('below the smallest class a buffer is allocated at the size asked and never kept', () => {
+  const pool = new BufferPool(8 * 1024 * 1024);
+  const small = pool.take(300);
+  assert.equal(small.length, 300, 'a one-line request does not hold a pooled buffer');
+  assert.equal(pool.keeps(small), false);
+  pool.give(small);
+  assert.equal(pool.waitingBytes, 0);
+  assert.equal(pool.take(MIN_POOLED_BYTES - 1).length, MIN_POOLED_BYTES - 1);
+  assert.equal(pool.keeps(pool.take(MIN_POOLED_BYTES)), true);
 });
 
 test('slices, foreign sizes and buffers past the bound are left to the collector', () => {

@@ -9,7 +9,8 @@
  * A buffer given back once its insert is written is taken by the next request instead.
  *
  * Buffers come in power-of-two sizes from MIN_POOLED_BYTES to MAX_POOLED_BYTES; smaller and larger
- * ones are allocated as usual and never kept. At most `maxFreeBytes` wait to be taken, and all of
+ * ones are allocated as usual, at the size asked, and never kept: a flood of one-line requests
+ * must not hold a pooled buffer each until its insert. At most `maxFreeBytes` wait to be taken, and all of
  * them are let go once nothing has been taken for IDLE_MS, so a server at rest holds none.
  */
 
@@ -36,7 +37,7 @@ export class BufferPool {
    */
   take(bytes: number): Buffer {
     this.lastTaken = performance.now();
-    if (bytes > MAX_POOLED_BYTES) return Buffer.allocUnsafe(bytes);
+    if (bytes < MIN_POOLED_BYTES || bytes > MAX_POOLED_BYTES) return Buffer.allocUnsafe(bytes);
     const size = sizeClass(bytes);
     const waiting = this.free.get(size)?.pop();
     if (!waiting) return Buffer.allocUnsafeSlow(size);
@@ -49,15 +50,21 @@ export class BufferPool {
    * more: the next `take` may hand it out. Others are left to the collector.
    */
   give(buffer: Buffer): void {
+    if (!this.keeps(buffer)) return;
     const size = buffer.length;
-    const whole = buffer.byteOffset === 0 && buffer.buffer.byteLength === size;
-    if (!whole || size < MIN_POOLED_BYTES || size > MAX_POOLED_BYTES || size !== sizeClass(size)) return;
     if (this.freeBytes + size > this.maxFreeBytes) return;
     let list = this.free.get(size);
     if (!list) this.free.set(size, (list = []));
     list.push(buffer);
     this.freeBytes += size;
     this.idleTimer ??= setInterval(() => this.letGoWhenIdle(), IDLE_MS).unref();
+  }
+
+  /** Whether `give` would keep this buffer: a whole one of a pooled size, not one allocated as usual. */
+  keeps(buffer: Buffer): boolean {
+    const size = buffer.length;
+    const whole = buffer.byteOffset === 0 && buffer.buffer.byteLength === size;
+    return whole && size >= MIN_POOLED_BYTES && size <= MAX_POOLED_BYTES && size === sizeClass(size);
   }
 
   /** Bytes waiting to be taken. */

@@ -117,6 +117,14 @@ test('rows encoded into pooled buffers: the same bytes, the outgrown buffers giv
   const sized = new EncodedRows(exact, new BufferPool(0));
   for (const each of ascii) sized.add(each);
   assert.equal(sized.bytesWritten().buffer.byteLength, 2 ** Math.ceil(Math.log2(exact)));
+
+  // A small request's rows, in a buffer the pool does not keep, are copied out of its slack as before.
+  const long = row({ id: 'long', line: 'z'.repeat(5000) });
+  const one = new EncodedRows(60 * 1024, new BufferPool(64 * 1024 * 1024));
+  one.add(long);
+  const bytes = one.bytesWritten();
+  assert.equal(bytes.buffer.byteLength, bytes.length, 'no 60 KB buffer held for one row');
+  assert.ok(bytes.equals(Buffer.from(encodeRow(long))));
 });
 
 test('timestamps are written as seconds with exactly three decimals', () => {

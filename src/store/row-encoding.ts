@@ -135,13 +135,14 @@ export class EncodedRows {
   }
 
   /**
-   * The rows' bytes. Without a pool, copied when most of the buffer went unused, so a queued insert
-   * holds no slack; with one, a view of the pooled buffer, valid until `giveBack`.
+   * The rows' bytes: a view of a pooled buffer, valid until `giveBack`; any other buffer is copied
+   * when most of it went unused, so that a queued insert holds no slack.
    */
   bytesWritten(): Buffer {
     if (this.pending !== '') this.write();
     const written = this.bytes.subarray(0, this.used);
-    return !this.pool && this.used * 2 < this.bytes.length ? Buffer.from(written) : written;
+    const pooled = this.pool?.keeps(this.bytes) ?? false;
+    return !pooled && this.used * 2 < this.bytes.length ? Buffer.from(written) : written;
   }
 
   /** Returns a pooled buffer once nothing reads `bytesWritten()` any more (its insert is written). */
