@@ -33,7 +33,7 @@ export interface PreparedRequest {
   account: string;
   batchId: string;
   batch: StoredBatch;
-  /** The rows encoded for the store (store/row-encoding.ts), in a buffer of the ingest pool. */
+  /** The rows encoded for the store (store/row-encoding.ts), in a buffer of the ingest pool when large enough. */
   payload: Buffer;
   /** Gives the payload's buffer back to the pool (lib/buffer-pool.ts); `write` calls it once the rows are stored. */
   givePayloadBack: () => void;

@@ -4,14 +4,15 @@
  *
  * Why: a request's encoded rows live until its insert is acknowledged, half a second under a
  * fleet's load. Their Buffer objects outlive V8's young generation, so the memory behind them is
- * freed only at the next full collection, and under a fleet of 32 senders the process held 80-96
- * MiB of such memory where about 30 were in use (docs/performance.md, "Memory under the fleet").
- * A buffer given back once its insert is written is taken by the next request instead.
+ * freed only at the next full collection: under a fleet of 32 senders Node's external memory
+ * peaked at 81-92 MiB, and with this pool at 42-45 (docs/performance.md, "Node's share of the
+ * memory cut"). A buffer given back once its insert is written is taken by the next request.
  *
  * Buffers come in power-of-two sizes from MIN_POOLED_BYTES to MAX_POOLED_BYTES; smaller and larger
  * ones are allocated as usual, at the size asked, and never kept: a flood of one-line requests
- * must not hold a pooled buffer each until its insert. At most `maxFreeBytes` wait to be taken, and all of
- * them are let go once nothing has been taken for IDLE_MS, so a server at rest holds none.
+ * must not hold a pooled buffer each until its insert. At most `maxFreeBytes` wait to be taken,
+ * and all of them are let go once nothing has been taken for IDLE_MS, so a server at rest holds
+ * none.
  */
 
 export const MIN_POOLED_BYTES = 64 * 1024;
