@@ -465,3 +465,24 @@ describe('CORS', () => {
     assert.equal(post.headers.get('access-control-allow-origin'), 'http://app.example');
   });
 });
+
+test("a request's rows written in a reused buffer carry none of the bytes an earlier request left there", async () => {
+  // Both bodies are the same size, so the intake takes the same size of pooled buffer for both
+  // (src/lib/buffer-pool.ts), and the first one's, given back once stored, is the second's. The
+  // second's rows are shorter: whatever the first left past them must not be written again.
+  const first = await server.createOrg('pool-first');
+  const second = await server.createOrg('pool-second');
+  const [wordA, wordB] = [marker(), marker()];
+  const lines = (word: string, filler: number) => Array.from({ length: 1500 }, (_, i) => ({ line: `${word} ${i} ${'x'.repeat(filler)}` }));
+  const bodyA = JSON.stringify({ lines: lines(wordA, 300) });
+  const shortB = JSON.stringify({ lines: lines(wordB, 10) });
+  const bodyB = shortB.replace(/}$/, `${' '.repeat(bodyA.length - shortB.length)}}`);
+  assert.equal(bodyB.length, bodyA.length);
+  for (const [org, body] of [[first, bodyA], [second, bodyB]] as const) {
+    const reply = await ingest('hostname=pool-host', body, { apikey: org.ingestionKey });
+    assert.equal(reply.status, 200, reply.text);
+  }
+  assert.equal((await exported(wordA, first.serviceKey)).length, 1500, 'the first request stored once');
+  assert.equal((await exported(wordB, second.serviceKey)).length, 1500);
+  assert.equal((await exported(wordA, second.serviceKey)).length, 0, "none of the first organisation's lines in the second's");
+});
