@@ -68,6 +68,8 @@ describe('boards in the viewer (Chromium)', { skip: browserMissing() }, () => {
     await page.click('[data-testid=create-board]');
     await page.waitForSelector('[data-testid=board-page]');
     boardId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    // The page shows "…" until the board has loaded (seen once on a busy CI machine): wait for the name.
+    await page.locator('[data-testid=board-name]', { hasText: 'Operations' }).waitFor();
     assert.equal(await page.locator('[data-testid=board-name]').innerText(), 'Operations');
     const saved = (await withKey('GET', `/v1/config/board/${boardId}`)).json;
     assert.deepEqual({ name: saved.name, category: saved.category, graphs: saved.graphs }, { name: 'Operations', category: 'Team', graphs: [] });
