@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Session } from 'chdb';
-import { type RowsOptions, type SqlExecutor, type SqlParams } from './executor.js';
+import { type RowsOptions, type SqlExecutor, type SqlParams, payloadBytes } from './executor.js';
 import { ingestBuffers } from '../lib/buffer-pool.js';
 import { keepToOwner } from '../lib/owner-only.js';
 
@@ -125,7 +125,7 @@ export async function openChdbExecutor(dir: string, options: { engineArgs?: stri
       // again (lib/buffer-pool.ts): the engine reads it in place and is done with it on return.
       const joined = Buffer.isBuffer(payload) ? undefined : ingestBuffers.take(payload.reduce((sum, part) => sum + part.length, 0));
       try {
-        await main.insert({ table, columns: [...columns], values: joined ? joinInto(joined, payload as readonly Buffer[]) : (payload as Buffer), format: 'TabSeparated' });
+        await main.insert({ table, columns: [...columns], values: payloadBytes(payload, joined), format: 'TabSeparated' });
       } finally {
         if (joined) ingestBuffers.give(joined);
       }
@@ -138,13 +138,6 @@ export async function openChdbExecutor(dir: string, options: { engineArgs?: stri
       await drainPending();
     },
   };
-}
-
-/** `parts` copied one after another into `target`: the view of it that they fill. */
-function joinInto(target: Buffer, parts: readonly Buffer[]): Buffer {
-  let offset = 0;
-  for (const part of parts) offset += part.copy(target, offset);
-  return target.subarray(0, offset);
 }
 
 /** Every row a stream yields, in order. */

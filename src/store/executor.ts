@@ -11,10 +11,17 @@ export type SqlParams = Record<string, unknown>;
  */
 export type InsertPayload = Buffer | readonly Buffer[];
 
-/** The payload as one buffer, for an engine that takes only that. */
-export function payloadBytes(payload: InsertPayload): Buffer {
+/**
+ * The payload as one buffer, for an engine that takes only that. Given `target` (at least the
+ * payload's length, a pooled buffer for instance), several parts are copied into it and the view
+ * they fill is returned; without it they are joined into a new buffer.
+ */
+export function payloadBytes(payload: InsertPayload, target?: Buffer): Buffer {
   if (Buffer.isBuffer(payload)) return payload;
-  return payload.length === 1 ? payload[0] : Buffer.concat(payload);
+  if (!target) return payload.length === 1 ? payload[0] : Buffer.concat(payload);
+  let offset = 0;
+  for (const part of payload) offset += part.copy(target, offset);
+  return target.subarray(0, offset);
 }
 
 export interface RowsOptions {
