@@ -15,7 +15,8 @@
  * every row in memory first: each batch is made and encoded while the previous one is written
  * (the insert runs off the main thread), so the process holds two batches at most, and the RSS is
  * sampled every 100 ms. Its peak is the floor of a server's peak at that insert size: the engine's
- * library and its memory, Node's runtime, and no HTTP, no parsing and no lines in flight.
+ * library and its memory, Node's runtime, and no HTTP, no parsing and no lines in flight. Every
+ * tenth insert it also reads the memory the engine tracks for its running merges.
  * The engine's allocator (jemalloc) reads JE_MALLOC_CONF from the environment.
  */
 import { spawnSync } from 'node:child_process';
@@ -47,6 +48,9 @@ interface RunResult {
   /** With --memory: the highest V8 heap (committed) and external memory of the process, the rows' generator's share. */
   peakHeapMiB?: number;
   peakExternalMiB?: number;
+  /** With --memory: the memory the engine tracks for its running merges (system.merges), its peak and mean over the run. */
+  peakMergeMiB?: number;
+  meanMergeMiB?: number;
 }
 
 interface RunOptions {
@@ -78,6 +82,7 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-engine-'));
   const executor = await openChdbExecutor(dir, { engineArgs: options.engineArgs });
   const rss: number[] = [];
+  const mergeMiB: number[] = [];
   let peakHeap = 0;
   let peakExternal = 0;
   let sampler: NodeJS.Timeout | undefined;
@@ -104,6 +109,11 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
           const written = executor.insertTabSeparated(LOGS_TABLE, INSERT_COLUMNS, payload);
           if (at + batch < rows) payload = payloadAt(at + batch);
           await written;
+          // Every tenth insert, what the running merges hold (read between inserts: the engine runs one query at a time here).
+          if ((at / batch) % 10 === 9) {
+            const [merges] = await executor.rows<{ bytes: string | number }>('SELECT sum(memory_usage) AS bytes FROM system.merges');
+            mergeMiB.push(Number(merges.bytes) / 2 ** 20);
+          }
         }
       };
     } else {
@@ -144,6 +154,8 @@ async function oneRun(rows: number, batch: number, concurrent: number, index: bo
       result.medianRssMiB = Math.round(median(rss));
       result.peakHeapMiB = Math.round(peakHeap / 2 ** 20);
       result.peakExternalMiB = Math.round(peakExternal / 2 ** 20);
+      result.peakMergeMiB = Math.round(Math.max(0, ...mergeMiB));
+      result.meanMergeMiB = Math.round(mergeMiB.reduce((sum, value) => sum + value, 0) / Math.max(1, mergeMiB.length));
     }
     return result;
   } finally {

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './executor.js';
-import { addMetaNote, addRestoredUntil, applyMergeSetting, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, removeMergedPartsSoon, upgradeTextIndex } from './schema.js';
+import { addMetaNote, addRestoredUntil, applyMergeSetting, boundMergeBlocks, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, removeMergedPartsSoon, upgradeTextIndex } from './schema.js';
 import { type LogTables, MIGRATIONS_TABLE } from './tables.js';
 
 interface LogMigration {
@@ -30,6 +30,7 @@ const MIGRATIONS: LogMigration[] = [
   { version: 5, name: 'restored_until: lines restored from the archive, kept until then', apply: addRestoredUntil },
   { version: 6, name: 'app, level, logtype, meta_indexed and size compressed with ZSTD(1)', apply: compressSmallColumns },
   { version: 7, name: 'merged parts fsynced, and merged-away parts removed within seconds', apply: removeMergedPartsSoon },
+  { version: 8, name: 'compressed blocks of at most 256 KiB, so that merges hold less', apply: boundMergeBlocks },
 ];
 
 /** The newest version this build migrates to. */
