@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './executor.js';
-import { addMetaNote, addRestoredUntil, applyMergeSetting, boundMergeBlocks, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, removeMergedPartsSoon, upgradeTextIndex } from './schema.js';
+import { COMPRESS_BLOCK_SETTINGS, PART_CLEANUP_SETTINGS, addMetaNote, addRestoredUntil, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, setTableSettings, upgradeTextIndex } from './schema.js';
 import { type LogTables, MIGRATIONS_TABLE } from './tables.js';
 
 interface LogMigration {
@@ -24,13 +24,13 @@ const MIGRATIONS: LogMigration[] = [
       for (const statement of createLogTables(tables, database)) await executor.exec(statement);
     },
   },
-  { version: 2, name: 'merge parts in bigger steps (merge_selector_base = 10)', apply: applyMergeSetting },
+  { version: 2, name: 'merge parts in bigger steps (merge_selector_base = 10)', apply: setTableSettings('merge_selector_base = 10') },
   { version: 3, name: 'text index on the current search text, built for stored lines', apply: upgradeTextIndex },
   { version: 4, name: 'meta_note: why a line\'s meta is not indexed', apply: addMetaNote },
   { version: 5, name: 'restored_until: lines restored from the archive, kept until then', apply: addRestoredUntil },
   { version: 6, name: 'app, level, logtype, meta_indexed and size compressed with ZSTD(1)', apply: compressSmallColumns },
-  { version: 7, name: 'merged parts fsynced, and merged-away parts removed within seconds', apply: removeMergedPartsSoon },
-  { version: 8, name: 'compressed blocks of at most 256 KiB, so that merges hold less', apply: boundMergeBlocks },
+  { version: 7, name: 'merged parts fsynced, and merged-away parts removed within seconds', apply: setTableSettings(PART_CLEANUP_SETTINGS) },
+  { version: 8, name: 'compressed blocks of at most 256 KiB, so that merges hold less', apply: setTableSettings(COMPRESS_BLOCK_SETTINGS) },
 ];
 
 /** The newest version this build migrates to. */

@@ -142,14 +142,12 @@ ENGINE = ${engine}
 ORDER BY version`;
 }
 
-/** Tables from before merge_selector_base = 10 get it. */
-export async function applyMergeSetting(executor: SqlExecutor, tables: LogTables): Promise<void> {
-  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING merge_selector_base = 10`);
-}
-
-/** Tables from before PART_CLEANUP_SETTINGS get them (only the table's settings change). */
-export async function removeMergedPartsSoon(executor: SqlExecutor, tables: LogTables): Promise<void> {
-  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING ${PART_CLEANUP_SETTINGS}`);
+/**
+ * A migration step giving tables from before them these table settings (only the table's settings
+ * change; parts already written keep what they were written with until a merge rewrites them).
+ */
+export function setTableSettings(settings: string): (executor: SqlExecutor, tables: LogTables) => Promise<void> {
+  return (executor, tables) => executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING ${settings}`);
 }
 
 /**
@@ -180,14 +178,6 @@ export async function addRestoredUntil(executor: SqlExecutor, tables: LogTables)
   const column = `restored_until DateTime64(3, 'UTC') DEFAULT 0 CODEC(Delta, LZ4)`;
   await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} ADD COLUMN IF NOT EXISTS ${column}`);
   if (tables.reads !== tables.stored) await executor.exec(`ALTER TABLE ${tables.reads}${tables.onCluster} ADD COLUMN IF NOT EXISTS ${column}`);
-}
-
-/**
- * Tables from before COMPRESS_BLOCK_SETTINGS get it: parts written from then on (inserts and
- * merges) use the smaller blocks, and older parts keep theirs until a merge rewrites them.
- */
-export async function boundMergeBlocks(executor: SqlExecutor, tables: LogTables): Promise<void> {
-  await executor.exec(`ALTER TABLE ${tables.stored}${tables.onCluster} MODIFY SETTING ${COMPRESS_BLOCK_SETTINGS}`);
 }
 
 /**
