@@ -42,6 +42,14 @@ test('LOGSTEAD_MAX_META_FIELDS_PER_DAY defaults to 500 and must be a whole numbe
   assert.throws(() => loadSettings({ LOGSTEAD_MAX_META_FIELDS_PER_DAY: 'lots' }), /LOGSTEAD_MAX_META_FIELDS_PER_DAY must be an integer/);
 });
 
+test('LOGSTEAD_ENGINE_CACHE_BYTES is a size of at least 16 MiB; unset, the engine keeps its default bound', () => {
+  assert.equal(loadSettings({}).engineCacheBytes, undefined);
+  assert.equal(loadSettings({ LOGSTEAD_ENGINE_CACHE_BYTES: '1GiB' }).engineCacheBytes, 2 ** 30);
+  assert.equal(loadSettings({ LOGSTEAD_ENGINE_CACHE_BYTES: '16MiB' }).engineCacheBytes, 16 * 2 ** 20);
+  assert.throws(() => loadSettings({ LOGSTEAD_ENGINE_CACHE_BYTES: '15MiB' }), /LOGSTEAD_ENGINE_CACHE_BYTES must be at least 16MiB, got "15MiB"/);
+  assert.throws(() => loadSettings({ LOGSTEAD_ENGINE_CACHE_BYTES: 'lots' }), /LOGSTEAD_ENGINE_CACHE_BYTES must be a size in bytes/);
+});
+
 test('LOGSTEAD_CLICKHOUSE_URL names a ClickHouse server over HTTP; its errors never echo the password', () => {
   assert.equal(loadSettings({}).clickhouseUrl, undefined);
   assert.equal(loadSettings({ LOGSTEAD_CLICKHOUSE_URL: 'https://logstead:s3cret@ch.example:8443/logs' }).clickhouseUrl, 'https://logstead:s3cret@ch.example:8443/logs');

@@ -61,6 +61,8 @@ export interface Settings {
   retentionDays: number;
   /** With it, the oldest days are dropped while the stored lines take more bytes than this. */
   maxDiskBytes: number | undefined;
+  /** What the embedded engine's caches (marks, text index dictionaries and headers, ...) may hold together; unset: 256 MiB (store/chdb-executor.ts). */
+  engineCacheBytes: number | undefined;
   /** New meta field paths an organisation may add to its index per UTC day (Mezmo: about 500). */
   maxMetaFieldsPerDay: number;
   /** When set, GET /metrics answers only a scraper that presents this key. */
@@ -130,6 +132,13 @@ function byteSize(env: NodeJS.ProcessEnv, name: string): number | undefined {
     throw new SettingsError(`${name} must be a size in bytes such as 50000000000, 50GB or 40GiB, got "${raw}"`);
   }
   return Math.floor(Number(match[1]) * unit);
+}
+
+/** At least 16 MiB, so that each of the engine's caches gets a megabyte (engineCacheArgs gives each a sixteenth or more). */
+function engineCacheBytes(env: NodeJS.ProcessEnv): number | undefined {
+  const bytes = byteSize(env, 'LOGSTEAD_ENGINE_CACHE_BYTES');
+  if (bytes !== undefined && bytes < 16 * 2 ** 20) throw new SettingsError(`LOGSTEAD_ENGINE_CACHE_BYTES must be at least 16MiB, got "${env.LOGSTEAD_ENGINE_CACHE_BYTES}"`);
+  return bytes;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -291,6 +300,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     exportLinkHours: integer(env, 'LOGSTEAD_EXPORT_LINK_HOURS', 24, 1, 24 * 30),
     retentionDays: integer(env, 'LOGSTEAD_RETENTION_DAYS', 30, 1, 3650),
     maxDiskBytes: byteSize(env, 'LOGSTEAD_MAX_DISK_BYTES'),
+    engineCacheBytes: engineCacheBytes(env),
     signInFailuresPerAddress: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_ADDRESS', 10, 1, 1_000_000),
     signInFailuresPerMinute: integer(env, 'LOGSTEAD_SIGNIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     maxMetaFieldsPerDay: integer(env, 'LOGSTEAD_MAX_META_FIELDS_PER_DAY', 500, 0, 1_000_000),

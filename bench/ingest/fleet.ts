@@ -52,6 +52,9 @@ interface FleetLoad {
   /** Logstead only, from its /metrics every second: the highest V8 heap (committed) and external memory (MiB). */
   peakHeapMiB?: number;
   peakExternalMiB?: number;
+  /** Logstead only: the most memory its running merges held at once (MiB), and the most merges running at once. */
+  peakMergeMemoryMiB?: number;
+  peakMerges?: number;
   /** The server's CPU per acknowledged line by thread name (µs), largest first: where a line's CPU goes. */
   cpuMicrosByThread: Record<string, number>;
 }
@@ -138,12 +141,16 @@ async function fleetLoad(
   // Where the memory is: V8's heap and Node's external memory, as the server reports them.
   let peakHeapMiB = 0;
   let peakExternalMiB = 0;
+  let peakMergeMemoryMiB = 0;
+  let peakMerges = 0;
   const heapSampler = readsMetrics
     ? setInterval(() => {
         scrape(url)
           .then((metric) => {
             peakHeapMiB = Math.max(peakHeapMiB, metric('nodejs_heap_size_total_bytes') / 2 ** 20);
             peakExternalMiB = Math.max(peakExternalMiB, metric('nodejs_external_memory_bytes') / 2 ** 20);
+            peakMergeMemoryMiB = Math.max(peakMergeMemoryMiB, metric('logstead_store_merges_memory_bytes') / 2 ** 20);
+            peakMerges = Math.max(peakMerges, metric('logstead_store_merges_running'));
           })
           .catch(() => undefined);
       }, 1000)
@@ -170,7 +177,7 @@ async function fleetLoad(
     idleRssMiB,
     peakRssMiB: Math.max(0, ...rss),
     medianRssMiB: rss.length > 0 ? median(rss) : 0,
-    ...(readsMetrics ? { peakHeapMiB, peakExternalMiB } : {}),
+    ...(readsMetrics ? { peakHeapMiB, peakExternalMiB, peakMergeMemoryMiB, peakMerges } : {}),
     cpuMicrosByThread: Object.fromEntries(
       [...threadsEnd]
         .map(([name, seconds]) => [name, round((acknowledged > 0 ? ((seconds - (threadsBegin.get(name) ?? 0)) * 1e6) / acknowledged : 0), 2)] as const)
@@ -234,7 +241,8 @@ function describe(figures: ServerFigures, ceiling: FleetLoad, settleSeconds: num
     `${Math.round(figures.linesPerSecond).toLocaleString('en')} lines/s (${(figures.linesPerSecond / ceiling.linesPerSecond).toFixed(3)} of the ceiling), ` +
     `${figures.cpuMicrosPerLine.toFixed(1)} µs CPU a line, ack p50/p99 ${figures.p50Ms.toFixed(0)}/${figures.p99Ms.toFixed(0)} ms, ` +
     `${Math.round(figures.rowsPerInsert).toLocaleString('en')} rows an insert, RSS idle ${Math.round(figures.idleRssMiB)}, peak/median ${Math.round(figures.peakRssMiB)}/${Math.round(figures.medianRssMiB)} MiB ` +
-    `(V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}), ` +
+    `(V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}, ` +
+      `merges up to ${Math.round(figures.peakMergeMemoryMiB ?? 0)} in ${figures.peakMerges ?? 0} at once), ` +
     `disk per raw byte ${figures.diskPerRawByte.toFixed(2)} → ${figures.diskPerRawByteSettled.toFixed(2)} after ${settleSeconds} s ` +
     `(active parts ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ${figures.errors} non-200`
   );

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { startLogstead } from '../../src/app.js';
 import { compileQuery } from '../../src/query/compile.js';
 import { loadSettings } from '../../src/settings.js';
+import type { SqlExecutor } from '../../src/store/executor.js';
 import type { LineFilter, LogStore } from '../../src/store/log-store.js';
 import { startLogsteadServer, stopProcess } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
@@ -80,6 +81,25 @@ async function timeEngine(store: LogStore, account: string, item: Case, from: nu
   return performance.now() - started;
 }
 
+/** The engine's caches that searches fill (system.metrics), in MiB: what LOGSTEAD_ENGINE_CACHE_MIB bounds. */
+const ENGINE_CACHES: Record<string, string> = {
+  MarkCacheBytes: 'column marks',
+  PrimaryIndexCacheBytes: 'primary index',
+  IndexMarkCacheBytes: 'text index marks',
+  TextIndexTokensCacheBytes: 'text index tokens',
+  TextIndexHeaderCacheBytes: 'text index headers',
+  TextIndexPostingsCacheBytes: 'text index postings',
+  QueryConditionCacheBytes: 'query conditions',
+  CompiledExpressionCacheBytes: 'compiled expressions',
+};
+
+async function engineCachesMiB(engine: SqlExecutor): Promise<Record<string, number>> {
+  const rows = await engine.rows<{ metric: string; value: string }>(
+    `SELECT metric, value FROM system.metrics WHERE metric IN (${Object.keys(ENGINE_CACHES).map((name) => `'${name}'`).join(', ')})`,
+  );
+  return Object.fromEntries(rows.map((row) => [ENGINE_CACHES[row.metric], Number((Number(row.value) / 2 ** 20).toFixed(1))]));
+}
+
 async function main() {
   const dataDir = options['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-search-bench-'));
   const spanMs = 23 * 3_600_000;
@@ -106,7 +126,9 @@ async function main() {
   }
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
 
-  const running = await startLogstead(loadSettings({ LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn' }));
+  // The engine's cache bound may be given, to compare bounds on the same parts.
+  const cacheBound = process.env.LOGSTEAD_ENGINE_CACHE_BYTES ? { LOGSTEAD_ENGINE_CACHE_BYTES: process.env.LOGSTEAD_ENGINE_CACHE_BYTES } : {};
+  const running = await startLogstead(loadSettings({ LOGSTEAD_DATA_DIR: dataDir, LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...cacheBound }));
   // Let background merges settle, as they would on a server that has been up a while: queries
   // timed beside a running merge share the 2 cores with it (one such run measured every query
   // 1.2–1.7× slower). Settled means no merge running and the same parts twice, 5 s apart.
@@ -154,6 +176,10 @@ async function main() {
   console.log(`  log patterns, the last hour: ${patternsLastHour.patternsMs.toFixed(0)} ms median over ${patternsLastHour.lines.toLocaleString('en')} lines`);
   const graph = await timeGraphs(running.url, credentials.serviceKey, { to, runs: RUNS });
   console.log(`  graph of 24 hourly buckets by app: count ${graph.countByAppMs.toFixed(0)} ms, p95 ${graph.p95ByAppMs.toFixed(0)} ms (the timeline ${graph.histogramMs.toFixed(0)} ms)\n`);
+  // What the searches left in the engine's caches, and this process's memory (the server and the bench).
+  const caches = await engineCachesMiB(running.engine);
+  const rssMiB = process.memoryUsage().rss / 2 ** 20;
+  console.log(`the engine's caches after the searches (MiB): ${Object.entries(caches).map(([name, mib]) => `${name} ${mib}`).join(', ')}; this process's RSS ${rssMiB.toFixed(0)} MiB\n`);
   await running.close();
 
   console.log('| query | hits | API median | engine median | API / engine | target (issue 30) |');
@@ -176,6 +202,8 @@ async function main() {
       graphCountByAppMs: Number(graph.countByAppMs.toFixed(1)),
       graphP95ByAppMs: Number(graph.p95ByAppMs.toFixed(1)),
     },
+    engineCachesMiB: caches,
+    rssMiB: Math.round(rssMiB),
   };
   const resultsDir = path.join(root, 'bench/results');
   fs.mkdirSync(resultsDir, { recursive: true });

@@ -127,6 +127,8 @@ describe('metrics of an open server', () => {
     assert.ok(afterLoad.value('logstead_store_parts') > 0);
     assert.ok(afterLoad.value('logstead_store_bytes_on_disk') > 0);
     assert.ok(afterLoad.value('logstead_store_merges_running') >= 0);
+    // Read by the same query as the rows above, so that a broken one would have left them at 0.
+    assert.match(afterLoad.text, /^logstead_store_merges_memory_bytes \d+$/m, "the merges' memory is reported");
     for (const input of [host, app]) assert.ok(!afterLoad.text.includes(input), `${input} appears nowhere in the scrape`);
   });
 

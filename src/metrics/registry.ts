@@ -45,6 +45,7 @@ export interface StoreStats {
   activeParts: number;
   bytesOnDisk: number;
   merges: number;
+  mergeMemory: number;
 }
 
 /** Values read when Prometheus scrapes, from the parts that own them. */
@@ -228,9 +229,9 @@ export function watchSources(metrics: Metrics, sources: MetricSources): void {
   gauge('logstead_ingest_waiting_requests', 'Ingest requests waiting, body unread, for room in the queue.', sources.waitingRequests);
   gauge('logstead_tail_clients', 'Open live tails (/ws/tail, the viewer and the CLIs).', sources.tailClients);
 
-  let last: StoreStats = { rows: 0, activeParts: 0, bytesOnDisk: 0, merges: 0 };
+  let last: StoreStats = { rows: 0, activeParts: 0, bytesOnDisk: 0, merges: 0, mergeMemory: 0 };
   let pending: Promise<StoreStats> | undefined;
-  // The four store gauges are collected one after another in a scrape: they share one query.
+  // The store gauges are collected one after another in a scrape: they share one query.
   const storeStats = () => {
     pending ??= sources
       .storeStats()
@@ -251,5 +252,6 @@ export function watchSources(metrics: Metrics, sources: MetricSources): void {
   storeGauge('logstead_store_rows', 'Lines in the store.', (stats) => stats.rows);
   storeGauge('logstead_store_parts', "Active data parts of the log table (many small parts mean merges lag behind inserts).", (stats) => stats.activeParts);
   storeGauge('logstead_store_merges_running', 'Background merges of the log table running now.', (stats) => stats.merges);
+  storeGauge('logstead_store_merges_memory_bytes', "Memory the log table's running merges hold, as the store tracks it.", (stats) => stats.mergeMemory);
   storeGauge('logstead_store_bytes_on_disk', 'Bytes the log table takes on disk, compressed.', (stats) => stats.bytesOnDisk);
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ENGINE_ALLOCATOR_SETTINGS, openChdbExecutor } from './chdb-executor.js';
+import { DEFAULT_ENGINE_CACHE_BYTES, ENGINE_ALLOCATOR_SETTINGS, openChdbExecutor } from './chdb-executor.js';
 import type { SqlExecutor } from './executor.js';
 
 // The embedded executor on its own. Long reads run apart, on sessions of their own, so that they
@@ -99,4 +99,44 @@ test("the engine's allocator settings are in the environment before chDB loads, 
   assert.equal(unset.conf, ENGINE_ALLOCATOR_SETTINGS);
   assert.equal(unset.one, 1, 'the engine runs with them');
   assert.equal(run({ JE_MALLOC_CONF: 'dirty_decay_ms:1000' }).conf, 'dirty_decay_ms:1000');
+});
+
+/** The engine's cache bounds as it reports them, in bytes by setting. */
+async function cacheBounds(engine: SqlExecutor): Promise<Record<string, number>> {
+  const rows = await engine.rows<{ name: string; value: string }>(
+    "SELECT name, value FROM system.server_settings WHERE name IN ('mark_cache_size', 'primary_index_cache_size', 'index_mark_cache_size', 'text_index_tokens_cache_size', 'text_index_header_cache_size', 'text_index_postings_cache_size', 'query_condition_cache_size', 'compiled_expression_cache_size')",
+  );
+  return Object.fromEntries(rows.map((row) => [row.name, Number(row.value)]));
+}
+
+test("the engine's caches hold at most 256 MiB together by default, not the engine's 19 GiB", async () => {
+  const bounds = await cacheBounds(executor);
+  assert.equal(Object.keys(bounds).length, 8, 'every cache a search fills is bounded');
+  assert.equal(Object.values(bounds).reduce((sum, bytes) => sum + bytes, 0), DEFAULT_ENGINE_CACHE_BYTES);
+  assert.equal(bounds.mark_cache_size, 64 * 2 ** 20);
+  assert.equal(bounds.text_index_tokens_cache_size, 64 * 2 ** 20);
+  assert.equal(bounds.query_condition_cache_size, 16 * 2 ** 20);
+});
+
+test('LOGSTEAD_ENGINE_CACHE_BYTES sets the bound when the server opens the embedded engine', async () => {
+  // A process of its own: the engine is one per process, set up by its first session.
+  const script = `
+    const { loadSettings } = await import(${JSON.stringify(new URL('../settings.js', import.meta.url).href)});
+    const { openLogExecutor } = await import(${JSON.stringify(new URL('./open-executor.js', import.meta.url).href)});
+    const executor = await openLogExecutor(loadSettings({ LOGSTEAD_DATA_DIR: process.argv[1], LOGSTEAD_ENGINE_CACHE_BYTES: '1GiB' }));
+    const rows = await executor.rows("SELECT name, value FROM system.server_settings WHERE name IN ('mark_cache_size', 'text_index_header_cache_size', 'query_condition_cache_size')");
+    await executor.close();
+    console.log(JSON.stringify(Object.fromEntries(rows.map((row) => [row.name, Number(row.value)]))));
+  `;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'logstead-chdb-caches-'));
+  try {
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, scratch], { encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(output.trim().split('\n').pop()!), {
+      mark_cache_size: 256 * 2 ** 20,
+      text_index_header_cache_size: 128 * 2 ** 20,
+      query_condition_cache_size: 64 * 2 ** 20,
+    });
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 });

@@ -32,6 +32,33 @@ const BACKUPS_ANYWHERE = '--backups.allowed_path=/';
  */
 export const ENGINE_ALLOCATOR_SETTINGS = 'percpu_arena:disabled,narenas:1';
 
+/**
+ * The engine's caches that searches fill hold together at most LOGSTEAD_ENGINE_CACHE_BYTES, by
+ * default 256 MiB. Left to themselves they would grow, on a server searched for weeks, towards
+ * the engine's defaults: 5 GiB each for the column marks, the primary index and the skip indexes'
+ * marks, and 1-2 GiB each for the text index's caches, over 19 GiB in all, in the same process
+ * as everything else (issue 42). bench/search's searches over 10 M lines leave under 2 MiB in
+ * them (it prints them), so the bound costs a search nothing until a store is far larger.
+ * The shares are sixteenths of the whole: the marks and the text index's token dictionaries read
+ * by every word search get the most.
+ */
+export const DEFAULT_ENGINE_CACHE_BYTES = 256 * 2 ** 20;
+const ENGINE_CACHE_SHARES: Record<string, number> = {
+  mark_cache_size: 4,
+  text_index_tokens_cache_size: 4,
+  text_index_header_cache_size: 2,
+  text_index_postings_cache_size: 2,
+  index_mark_cache_size: 1,
+  primary_index_cache_size: 1,
+  query_condition_cache_size: 1,
+  compiled_expression_cache_size: 1,
+};
+
+/** The engine's settings that bound its caches to `bytes` together. */
+export function engineCacheArgs(bytes: number): string[] {
+  return Object.entries(ENGINE_CACHE_SHARES).map(([setting, share]) => `--${setting}=${Math.floor((bytes * share) / 16)}`);
+}
+
 /** chDB, loaded on first use, after the engine's allocator settings are in the environment. */
 async function loadChdb(): Promise<typeof import('chdb')> {
   process.env.JE_MALLOC_CONF ??= ENGINE_ALLOCATOR_SETTINGS;
@@ -43,14 +70,23 @@ async function loadChdb(): Promise<typeof import('chdb')> {
  * Sessions opened on the same path share one engine, so extra sessions are cheap; they exist only
  * because chDB allows one active result stream per session.
  */
-export async function openChdbExecutor(dir: string, options: { engineArgs?: string[] } = {}): Promise<SqlExecutor> {
+export async function openChdbExecutor(dir: string, options: { engineArgs?: string[]; cacheBytes?: number } = {}): Promise<SqlExecutor> {
   // The engine's files are its owner's only: the folder here, the files the engine makes through
   // the process's umask (lib/owner-only.ts).
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   keepToOwner(dir);
   const { Session, drainPending } = await loadChdb();
+  // The engine is one per process, set up by its first session: these apply from there.
   // options.engineArgs: more of the engine's settings, for bench/engine's experiments.
-  const main = new Session(dir, { connectionArgs: ['--async_load_databases=0', BACKUPS_ANYWHERE, ...ENGINE_ARGS, ...(options.engineArgs ?? [])] });
+  const main = new Session(dir, {
+    connectionArgs: [
+      '--async_load_databases=0',
+      BACKUPS_ANYWHERE,
+      ...engineCacheArgs(options.cacheBytes ?? DEFAULT_ENGINE_CACHE_BYTES),
+      ...ENGINE_ARGS,
+      ...(options.engineArgs ?? []),
+    ],
+  });
   const idleStreamSessions: Session[] = [];
   const allStreamSessions: Session[] = [];
   const waiting: Array<(session: Session) => void> = [];

@@ -599,13 +599,20 @@ export class LogStore {
    * Size of the stored data, and how many background merges are running on it: for operators and
    * the benchmarks' bytes-per-line figures.
    */
-  async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number }> {
-    const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string }>(
+  async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number; mergeMemory: number }> {
+    const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string; merge_memory: string }>(
       `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes,
-              (SELECT count() FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merges
+              (SELECT count() FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merges,
+              (SELECT sum(memory_usage) FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merge_memory
          FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active`,
     );
-    return { rows: Number(row?.rows ?? 0), activeParts: Number(row?.parts ?? 0), bytesOnDisk: Number(row?.bytes ?? 0), merges: Number(row?.merges ?? 0) };
+    return {
+      rows: Number(row?.rows ?? 0),
+      activeParts: Number(row?.parts ?? 0),
+      bytesOnDisk: Number(row?.bytes ?? 0),
+      merges: Number(row?.merges ?? 0),
+      mergeMemory: Number(row?.merge_memory ?? 0),
+    };
   }
 }
 

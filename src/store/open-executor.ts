@@ -8,7 +8,9 @@ import type { SqlExecutor } from './executor.js';
 export const EMBEDDED_LOGS_DIR = 'clickhouse';
 
 /** The log engine the settings choose: a ClickHouse server (LOGSTEAD_CLICKHOUSE_URL) or embedded chDB. */
-export function openLogExecutor(settings: Pick<Settings, 'dataDir' | 'clickhouseUrl' | 'clickhouseCluster'>): Promise<SqlExecutor> {
+export function openLogExecutor(
+  settings: Pick<Settings, 'dataDir' | 'clickhouseUrl' | 'clickhouseCluster'> & { engineCacheBytes?: number },
+): Promise<SqlExecutor> {
   if (settings.clickhouseUrl) return openClickHouseExecutor({ url: settings.clickhouseUrl, cluster: settings.clickhouseCluster });
-  return openChdbExecutor(path.join(settings.dataDir, EMBEDDED_LOGS_DIR));
+  return openChdbExecutor(path.join(settings.dataDir, EMBEDDED_LOGS_DIR), { cacheBytes: settings.engineCacheBytes });
 }
