@@ -143,4 +143,5 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
   assert.equal(remove, "DELETE FROM logs ON CLUSTER 'c1' WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)");
   assert.match(days, / FROM cluster\('c1', system\.parts\) WHERE database = currentDatabase\(\) AND table = 'logs' AND active GROUP BY partition_id/);
   assert.match(stats, /FROM clusterAllReplicas\('c1', system\.merges\) .* FROM cluster\('c1', system\.parts\) WHERE/);
+  assert.match(stats, /SELECT sum\(memory_usage\) FROM clusterAllReplicas\('c1', system\.merges\)/, "the merges' memory of every replica");
 });
