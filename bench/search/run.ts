@@ -81,7 +81,7 @@ async function timeEngine(store: LogStore, account: string, item: Case, from: nu
   return performance.now() - started;
 }
 
-/** The engine's caches that searches fill (system.metrics), in MiB: what LOGSTEAD_ENGINE_CACHE_MIB bounds. */
+/** The engine's caches that searches fill (system.metrics), in MiB: what LOGSTEAD_ENGINE_CACHE_BYTES bounds. */
 const ENGINE_CACHES: Record<string, string> = {
   MarkCacheBytes: 'column marks',
   PrimaryIndexCacheBytes: 'primary index',
