@@ -97,15 +97,14 @@ async function withConfiguration<T>(work: (db: ConfigKysely) => Promise<T>, mayC
 const print = (value: unknown) => console.log(JSON.stringify(value));
 
 /**
- * V8 starts a full collection once the old generation nears a limit it sets after each one, the
- * size then alive times a factor; and it starts early when the room left is under the young
- * generation's size, which the 64 MiB young generation (bin/logstead.js) makes large. With a live
- * heap of about 30 MB under ingest load that meant a full collection every 1.5 s or so. A factor of
- * 3 halves them: in bench/remote the node's main thread spent 0.8-0.9 µs a line in GC instead of
- * 1.0-1.4, and its other threads (concurrent marking) about a third less, for the same peak RSS
- * (docs/performance.md). Set at run time, so every way of starting the server has it.
+ * V8 sets the old generation's next limit after each full collection: the live size times a factor,
+ * plus the young generation. Left to itself it picks a factor up to 4; under a fleet's load, with
+ * about 30 MB alive, that let the heap hold 60-100 MiB of garbage at the peak. Growing by a fifth
+ * holds the peak lower for the same CPU a line (docs/performance.md, "Memory under the fleet").
+ * Set here, at run time, so every way of starting the server has it; a command line's own
+ * --heap-growing-percent is overridden.
  */
-const HEAP_GROWING = '--heap-growing-percent=200';
+const HEAP_GROWING = '--heap-growing-percent=20';
 
 async function serve(): Promise<void> {
   v8.setFlagsFromString(HEAP_GROWING);

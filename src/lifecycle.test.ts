@@ -184,3 +184,25 @@ test('npm start passes SIGTERM on to the server, which exits cleanly', async () 
   // Had the signal stopped at npm's shell, the server would still be answering here.
   await assert.rejects(fetch(`${started.url}/healthz`), 'nothing listens any more');
 });
+
+test("the server sets V8's heap growth itself, over a command line's own", async () => {
+  const dataDir = freshDataDir();
+  // Every collection is a full one under --gc-global, so V8 reports the limit it sets (and the
+  // factor it used) soon after the start; the command line asks for the factor the server overrides.
+  const started = await serveProcess(dataDir, {}, [process.execPath, '--gc-global', '--trace-gc-verbose', '--heap-growing-percent=200', BIN, 'serve']);
+  const limits = () => [...started.output().matchAll(/\[HeapController\] Limit: .*\((\d+\.\d)\)/g)].map((match) => match[1]);
+  assert.ok(limits().includes('3.0'), 'the command line took effect before the server started');
+  const before = limits().length;
+  // Two megabytes of lines to take in are sure to start a collection once the server runs.
+  const { ingestionKey } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
+  const reply = await request(`${started.url}/logs/ingest?hostname=h`, {
+    method: 'POST',
+    headers: { apikey: ingestionKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ lines: Array.from({ length: 10_000 }, (_, i) => ({ line: `line ${i} `.padEnd(200, 'x') })) }),
+  });
+  assert.equal(reply.status, 200);
+  for (let i = 0; i < 50 && limits().length === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(limits().at(-1), '1.2', 'a fifth of growth between full collections (src/cli.ts)');
+  started.child.kill('SIGTERM');
+  await exited(started.child);
+});
