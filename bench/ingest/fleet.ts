@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLogsteadServer, startProcess, stopProcess } from '../lib/processes.js';
-import { cpuSeconds, cpuSecondsByThread, rssMiB } from '../lib/rss.js';
+import { cpuSeconds, cpuSecondsByThread, residentMiB, rssMiB } from '../lib/rss.js';
 import { median, percentile } from '../lib/stats.js';
 import { loadBodies, postIngest } from '../lib/ingest-request.js';
 
@@ -48,6 +48,8 @@ interface FleetLoad {
   /** Resident memory just before the load, and its peak and median during it. */
   idleRssMiB: number;
   peakRssMiB: number;
+  /** Of the peak, what was mapped from files: the engine's library and Node's own code, mostly. */
+  peakFileRssMiB: number;
   medianRssMiB: number;
   /** Logstead only, from its /metrics every second: the highest V8 heap (committed) and external memory (MiB). */
   peakHeapMiB?: number;
@@ -115,6 +117,7 @@ async function fleetLoad(
   const agent = new http.Agent({ keepAlive: true, maxSockets: design.senders });
   const latencies: number[] = [];
   const rss: number[] = [];
+  let peak = { total: 0, file: 0 };
   let claimed = 0;
   let acknowledged = 0;
   let errors = 0;
@@ -137,7 +140,11 @@ async function fleetLoad(
     }
   };
   const idleRssMiB = rssMiB(pid);
-  const sampler = setInterval(() => rss.push(rssMiB(pid)), 200);
+  const sampler = setInterval(() => {
+    const resident = residentMiB(pid);
+    rss.push(resident.total);
+    if (resident.total > peak.total) peak = resident;
+  }, 200);
   // Where the memory is: V8's heap and Node's external memory, as the server reports them.
   let peakHeapMiB = 0;
   let peakExternalMiB = 0;
@@ -175,7 +182,8 @@ async function fleetLoad(
     p99Ms: percentile(latencies, 99),
     errors,
     idleRssMiB,
-    peakRssMiB: Math.max(0, ...rss),
+    peakRssMiB: peak.total,
+    peakFileRssMiB: peak.file,
     medianRssMiB: rss.length > 0 ? median(rss) : 0,
     ...(readsMetrics ? { peakHeapMiB, peakExternalMiB, peakMergeMemoryMiB, peakMerges } : {}),
     cpuMicrosByThread: Object.fromEntries(
@@ -241,7 +249,7 @@ function describe(figures: ServerFigures, ceiling: FleetLoad, settleSeconds: num
     `${Math.round(figures.linesPerSecond).toLocaleString('en')} lines/s (${(figures.linesPerSecond / ceiling.linesPerSecond).toFixed(3)} of the ceiling), ` +
     `${figures.cpuMicrosPerLine.toFixed(1)} µs CPU a line, ack p50/p99 ${figures.p50Ms.toFixed(0)}/${figures.p99Ms.toFixed(0)} ms, ` +
     `${Math.round(figures.rowsPerInsert).toLocaleString('en')} rows an insert, RSS idle ${Math.round(figures.idleRssMiB)}, peak/median ${Math.round(figures.peakRssMiB)}/${Math.round(figures.medianRssMiB)} MiB ` +
-    `(V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}, ` +
+    `(mapped from files ${Math.round(figures.peakFileRssMiB)} at the peak, V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}, ` +
       `merges up to ${Math.round(figures.peakMergeMemoryMiB ?? 0)} in ${figures.peakMerges ?? 0} at once), ` +
     `disk per raw byte ${figures.diskPerRawByte.toFixed(2)} → ${figures.diskPerRawByteSettled.toFixed(2)} after ${settleSeconds} s ` +
     `(active parts ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ${figures.errors} non-200`
@@ -308,6 +316,7 @@ function summarise(
         p99Ms: round(m((f) => f.p99Ms)),
         rowsPerInsert: Math.round(m((f) => f.rowsPerInsert)),
         peakRssMiB: Math.round(Math.max(...figures.map((f) => f.peakRssMiB))),
+        peakFileRssMiB: Math.round(figures.reduce((highest, f) => (f.peakRssMiB > highest.peakRssMiB ? f : highest)).peakFileRssMiB),
         medianRssMiB: Math.round(m((f) => f.medianRssMiB)),
         diskPerRawByte: round(m((f) => f.diskPerRawByte), 2),
         diskPerRawByteSettled: round(m((f) => f.diskPerRawByteSettled), 2),

@@ -1,14 +1,24 @@
 import fs from 'node:fs';
 
-/** Resident memory of a process, from /proc (Linux), in MiB; 0 when it cannot be read. */
-export function rssMiB(pid: number | undefined): number {
-  if (!pid) return 0;
+/**
+ * Resident memory of a process, from /proc (Linux), in MiB; 0 when it cannot be read. `file` is the
+ * part mapped from files (the programs' and libraries' code and data, which the kernel may drop and
+ * read again), `total` counts it with the anonymous memory the process allocated.
+ */
+export function residentMiB(pid: number | undefined): { total: number; file: number } {
+  if (!pid) return { total: 0, file: 0 };
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return { total: kib('VmRSS') / 1024, file: kib('RssFile') / 1024 };
   } catch {
-    return 0;
+    return { total: 0, file: 0 };
   }
+}
+
+/** A process's whole resident memory in MiB (residentMiB's total). */
+export function rssMiB(pid: number | undefined): number {
+  return residentMiB(pid).total;
 }
 
 /** CPU time a process has used (user + system), from /proc (Linux), in seconds; 0 when unreadable. */
