@@ -142,6 +142,7 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
   assert.equal(count, 'SELECT count() AS lines FROM logs_distributed WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)');
   assert.equal(remove, "DELETE FROM logs ON CLUSTER 'c1' WHERE account = {account:String} AND ts < fromUnixTimestamp64Milli({beforeMs:Int64}) AND restored_until <= now64(3)");
   assert.match(days, / FROM cluster\('c1', system\.parts\) WHERE database = currentDatabase\(\) AND table = 'logs' AND active GROUP BY partition_id/);
-  assert.match(stats, /FROM clusterAllReplicas\('c1', system\.merges\) .* FROM cluster\('c1', system\.parts\) WHERE/);
-  assert.match(stats, /SELECT sum\(memory_usage\) FROM clusterAllReplicas\('c1', system\.merges\)/, "the merges' memory of every replica");
+  assert.match(stats, /FROM cluster\('c1', system\.parts\) WHERE/);
+  assert.match(stats, /SELECT count\(\) AS merges, sum\(memory_usage\) AS merge_memory\s+FROM clusterAllReplicas\('c1', system\.merges\)/, "the merges and their memory, of every replica");
+  assert.equal(stats.match(/system\.merges/g)?.length, 1, 'one fan-out for the merges');
 });

@@ -600,11 +600,13 @@ export class LogStore {
    * the benchmarks' bytes-per-line figures.
    */
   async stats(): Promise<{ rows: number; activeParts: number; bytesOnDisk: number; merges: number; mergeMemory: number }> {
+    // One read of each system table: on a cluster each is a fan-out to every replica.
     const [row] = await this.executor.rows<{ rows: string; parts: string; bytes: string; merges: string; merge_memory: string }>(
-      `SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes,
-              (SELECT count() FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merges,
-              (SELECT sum(memory_usage) FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merge_memory
-         FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active`,
+      `SELECT rows, parts, bytes, merges, merge_memory
+         FROM (SELECT sum(rows) AS rows, count() AS parts, sum(bytes_on_disk) AS bytes
+                 FROM ${this.tables.parts} WHERE database = currentDatabase() AND table = '${this.tables.stored}' AND active) AS stored
+        CROSS JOIN (SELECT count() AS merges, sum(memory_usage) AS merge_memory
+                      FROM ${this.tables.merges} WHERE database = currentDatabase() AND table = '${this.tables.stored}') AS merging`,
     );
     return {
       rows: Number(row?.rows ?? 0),
