@@ -175,7 +175,7 @@ async function storedRows(standInUrl: string): Promise<number> {
   return Number((await answer.text()).trim());
 }
 
-/** `logstead serve` as the bin script starts it (its allocator settings and V8 flag too), but under `node --cpu-prof` (not allowed in NODE_OPTIONS). */
+/** `logstead serve` as the bin script starts it (its allocator settings too), but under `node --cpu-prof` (not allowed in NODE_OPTIONS). */
 function startProfiledLogstead(env: Record<string, string>, profileDir: string): Promise<Started> {
   const bin = options['server-dir'] ? path.resolve(options['server-dir'], 'bin/logstead.js') : path.join(root, 'bin/logstead.js');
   return startCommand(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, bin, 'serve'], { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', LOGSTEAD_PORT: '0', LOGSTEAD_LOG_LEVEL: 'warn', ...env });
