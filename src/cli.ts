@@ -101,11 +101,11 @@ const print = (value: unknown) => console.log(JSON.stringify(value));
  * factor, plus the young generation. Left to itself it picks the factor, up to 4, from its measured
  * speeds. At triple (this server's setting until issue 42) its heap reached 117-146 MiB under a
  * fleet of 32 senders for about 30 MB alive; doubling holds the fleet's peak 16-45 MiB lower at the
- * same CPU a line. A fifth held the least,
- * but under 200 senders with small bodies V8 then marked almost without pause: 152 full
- * collections a load against 39 at double and 7 at triple, 1.9 µs a line of main-thread GC against
- * 0.5 and 0.1 (docs/performance.md, "V8's heap growth"). Set here, at run time, so every way of
- * starting the server has it; a command line's own --heap-growing-percent is overridden.
+ * same CPU a line. A fifth held the least, but under 200 senders with small bodies V8 then marked
+ * almost without pause: 152 full collections a load against 39 at double and 7 at triple, 1.9 µs a
+ * line of main-thread GC against 0.5 and 0.1 (docs/performance.md, "V8's heap growth"). Set here,
+ * at run time, so every way of starting the server has it; a command line's own
+ * --heap-growing-percent is overridden.
  */
 const HEAP_GROWING = '--heap-growing-percent=100';
 

@@ -116,8 +116,7 @@ async function fleetLoad(
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: design.senders });
   const latencies: number[] = [];
-  const rss: number[] = [];
-  let peak = { total: 0, file: 0 };
+  const resident: Array<{ total: number; file: number }> = [];
   let claimed = 0;
   let acknowledged = 0;
   let errors = 0;
@@ -140,11 +139,7 @@ async function fleetLoad(
     }
   };
   const idleRssMiB = rssMiB(pid);
-  const sampler = setInterval(() => {
-    const resident = residentMiB(pid);
-    rss.push(resident.total);
-    if (resident.total > peak.total) peak = resident;
-  }, 200);
+  const sampler = setInterval(() => resident.push(residentMiB(pid)), 200);
   // Where the memory is: V8's heap and Node's external memory, as the server reports them.
   let peakHeapMiB = 0;
   let peakExternalMiB = 0;
@@ -173,6 +168,7 @@ async function fleetLoad(
   clearInterval(heapSampler);
   agent.destroy();
   latencies.sort((a, b) => a - b);
+  const peak = resident.reduce((highest, sample) => (sample.total > highest.total ? sample : highest), { total: 0, file: 0 });
   return {
     lines: acknowledged,
     seconds,
@@ -184,7 +180,7 @@ async function fleetLoad(
     idleRssMiB,
     peakRssMiB: peak.total,
     peakFileRssMiB: peak.file,
-    medianRssMiB: rss.length > 0 ? median(rss) : 0,
+    medianRssMiB: resident.length > 0 ? median(resident.map((sample) => sample.total)) : 0,
     ...(readsMetrics ? { peakHeapMiB, peakExternalMiB, peakMergeMemoryMiB, peakMerges } : {}),
     cpuMicrosByThread: Object.fromEntries(
       [...threadsEnd]
@@ -304,6 +300,7 @@ function summarise(
     return sides.map((side) => {
       const figures = ofDesign.map((r) => r.servers.find((s) => s.side === side)!);
       const m = (pick: (f: ServerFigures) => number) => median(figures.map(pick));
+      const highest = figures.reduce((top, f) => (f.peakRssMiB > top.peakRssMiB ? f : top));
       return {
         design,
         side,
@@ -315,8 +312,8 @@ function summarise(
         p50Ms: round(m((f) => f.p50Ms)),
         p99Ms: round(m((f) => f.p99Ms)),
         rowsPerInsert: Math.round(m((f) => f.rowsPerInsert)),
-        peakRssMiB: Math.round(Math.max(...figures.map((f) => f.peakRssMiB))),
-        peakFileRssMiB: Math.round(figures.reduce((highest, f) => (f.peakRssMiB > highest.peakRssMiB ? f : highest)).peakFileRssMiB),
+        peakRssMiB: Math.round(highest.peakRssMiB),
+        peakFileRssMiB: Math.round(highest.peakFileRssMiB),
         medianRssMiB: Math.round(m((f) => f.medianRssMiB)),
         diskPerRawByte: round(m((f) => f.diskPerRawByte), 2),
         diskPerRawByteSettled: round(m((f) => f.diskPerRawByteSettled), 2),
