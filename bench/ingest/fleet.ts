@@ -57,6 +57,8 @@ interface FleetLoad {
   /** Logstead only: the most memory its running merges held at once (MiB), and the most merges running at once. */
   peakMergeMemoryMiB?: number;
   peakMerges?: number;
+  /** Logstead only: the most active parts the log table had at once (what a search reads across). */
+  peakParts?: number;
   /** The server's CPU per acknowledged line by thread name (µs), largest first: where a line's CPU goes. */
   cpuMicrosByThread: Record<string, number>;
 }
@@ -70,6 +72,9 @@ interface ServerFigures extends FleetLoad {
   /** The same for the log table's active parts alone (logstead_store_bytes_on_disk). */
   activePerRawByte: number;
   activePerRawByteSettled: number;
+  /** The log table's active parts right after the load, and after the settle. */
+  partsAfter: number;
+  partsSettled: number;
 }
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -145,6 +150,7 @@ async function fleetLoad(
   let peakExternalMiB = 0;
   let peakMergeMemoryMiB = 0;
   let peakMerges = 0;
+  let peakParts = 0;
   const heapSampler = readsMetrics
     ? setInterval(() => {
         scrape(url)
@@ -153,6 +159,7 @@ async function fleetLoad(
             peakExternalMiB = Math.max(peakExternalMiB, metric('nodejs_external_memory_bytes') / 2 ** 20);
             peakMergeMemoryMiB = Math.max(peakMergeMemoryMiB, metric('logstead_store_merges_memory_bytes') / 2 ** 20);
             peakMerges = Math.max(peakMerges, metric('logstead_store_merges_running'));
+            peakParts = Math.max(peakParts, metric('logstead_store_parts'));
           })
           .catch(() => undefined);
       }, 1000)
@@ -181,7 +188,7 @@ async function fleetLoad(
     peakRssMiB: peak.total,
     peakFileRssMiB: peak.file,
     medianRssMiB: resident.length > 0 ? median(resident.map((sample) => sample.total)) : 0,
-    ...(readsMetrics ? { peakHeapMiB, peakExternalMiB, peakMergeMemoryMiB, peakMerges } : {}),
+    ...(readsMetrics ? { peakHeapMiB, peakExternalMiB, peakMergeMemoryMiB, peakMerges, peakParts } : {}),
     cpuMicrosByThread: Object.fromEntries(
       [...threadsEnd]
         .map(([name, seconds]) => [name, round((acknowledged > 0 ? ((seconds - (threadsBegin.get(name) ?? 0)) * 1e6) / acknowledged : 0), 2)] as const)
@@ -231,6 +238,8 @@ async function loadServer(
       diskPerRawByteSettled: diskSettled / rawBytes,
       activePerRawByte: active / rawBytes,
       activePerRawByteSettled: settled('logstead_store_bytes_on_disk') / rawBytes,
+      partsAfter: after('logstead_store_parts'),
+      partsSettled: settled('logstead_store_parts'),
     };
   } finally {
     await stopProcess(server.child);
@@ -248,7 +257,8 @@ function describe(figures: ServerFigures, ceiling: FleetLoad, settleSeconds: num
     `(mapped from files ${Math.round(figures.peakFileRssMiB)} at the peak, V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}, ` +
       `merges up to ${Math.round(figures.peakMergeMemoryMiB ?? 0)} in ${figures.peakMerges ?? 0} at once), ` +
     `disk per raw byte ${figures.diskPerRawByte.toFixed(2)} → ${figures.diskPerRawByteSettled.toFixed(2)} after ${settleSeconds} s ` +
-    `(active parts ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ${figures.errors} non-200`
+    `(active parts ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ` +
+    `active parts up to ${figures.peakParts ?? 0} during the load, ${figures.partsAfter} → ${figures.partsSettled} after, ${figures.errors} non-200`
   );
 }
 
