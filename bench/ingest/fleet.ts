@@ -257,7 +257,7 @@ function describe(figures: ServerFigures, ceiling: FleetLoad, settleSeconds: num
     `(mapped from files ${Math.round(figures.peakFileRssMiB)} at the peak, V8 heap up to ${Math.round(figures.peakHeapMiB ?? 0)}, external up to ${Math.round(figures.peakExternalMiB ?? 0)}, ` +
       `merges up to ${Math.round(figures.peakMergeMemoryMiB ?? 0)} in ${figures.peakMerges ?? 0} at once), ` +
     `disk per raw byte ${figures.diskPerRawByte.toFixed(2)} → ${figures.diskPerRawByteSettled.toFixed(2)} after ${settleSeconds} s ` +
-    `(active parts ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ` +
+    `(of it active parts' bytes ${figures.activePerRawByte.toFixed(2)} → ${figures.activePerRawByteSettled.toFixed(2)}), ` +
     `active parts up to ${figures.peakParts ?? 0} during the load, ${figures.partsAfter} → ${figures.partsSettled} after, ${figures.errors} non-200`
   );
 }
