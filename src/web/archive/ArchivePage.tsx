@@ -3,6 +3,7 @@ import { ApiError, type ArchiveConfig, type ArchiveStatus, type Session, api } f
 import { errorText } from '../shared/error-text.js';
 import { useTimeFormats } from '../shared/time-zone.js';
 import { ArchiveForm } from './ArchiveForm.js';
+import { SettingsFrame } from '../shared/SettingsFrame.js';
 
 /**
  * The organisation's archive, for admins: the bucket its lines go to (never the secret key, which
@@ -24,58 +25,58 @@ export function ArchivePage({ session }: { session: Pick<Session, 'scoped'> }) {
   }, []);
   useEffect(reload, [reload]);
   return (
-    <section className="settings-page" aria-label="Archive">
-      <div className="settings-body archive-page" data-testid="archive-page">
-        <header className="settings-header">
-          <h2>Archive</h2>
-          {config !== undefined && !editing && maySetBucket && (
-            <button type="button" onClick={() => setEditing(true)} data-testid="edit-archive">
-              {config ? 'Change the bucket' : 'Set up archiving'}
-            </button>
-          )}
-        </header>
-        <p className="muted">Each hour’s lines go to the bucket as gzip JSON Lines, once; a range past retention can be restored from the search page.</p>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        {!maySetBucket && (
-          <p className="muted" data-testid="archive-scoped-note">
-            Your access scope limits which lines you see; the archive carries every line, so only an admin without a scope sets its bucket.
-          </p>
-        )}
-        {config === null && !editing && (
-          <p data-testid="archive-config" data-configured="false">
-            Archiving is not configured.
-          </p>
-        )}
-        {config && !editing && <ArchiveSummary config={config} />}
-        {editing && (
-          <ArchiveForm
-            current={config ?? null}
-            onDone={(saved) => {
-              setEditing(false);
-              if (saved) reload();
-            }}
-          />
-        )}
-        {config && !editing && (
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              if (!window.confirm('End archiving? Lines stop going to the bucket; the files written stay there.')) return;
-              api.endArchiving().then(reload, (failure) => setError(errorText(failure)));
-            }}
-            data-testid="end-archiving"
-          >
-            End archiving
+    <SettingsFrame
+      title="Archive"
+      name="archive"
+      actions={
+        config !== undefined && !editing && maySetBucket && (
+          <button type="button" onClick={() => setEditing(true)} data-testid="edit-archive">
+            {config ? 'Change the bucket' : 'Set up archiving'}
           </button>
-        )}
-        {status && status.configured && <ArchiveProgress status={status} />}
-      </div>
-    </section>
+        )
+      }
+    >
+      <p className="muted">Each hour’s lines go to the bucket as gzip JSON Lines, once; a range past retention can be restored from the search page.</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!maySetBucket && (
+        <p className="muted" data-testid="archive-scoped-note">
+          Your access scope limits which lines you see; the archive carries every line, so only an admin without a scope sets its bucket.
+        </p>
+      )}
+      {config === null && !editing && (
+        <p data-testid="archive-config" data-configured="false">
+          Archiving is not configured.
+        </p>
+      )}
+      {config && !editing && <ArchiveSummary config={config} />}
+      {editing && (
+        <ArchiveForm
+          current={config ?? null}
+          onDone={(saved) => {
+            setEditing(false);
+            if (saved) reload();
+          }}
+        />
+      )}
+      {config && !editing && (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            if (!window.confirm('End archiving? Lines stop going to the bucket; the files written stay there.')) return;
+            api.endArchiving().then(reload, (failure) => setError(errorText(failure)));
+          }}
+          data-testid="end-archiving"
+        >
+          End archiving
+        </button>
+      )}
+      {status && status.configured && <ArchiveProgress status={status} />}
+    </SettingsFrame>
   );
 }
 

@@ -3,6 +3,7 @@ import type { AuditFilter, AuditRecord } from '../api-client/client.js';
 import { useTimeFormats } from '../shared/time-zone.js';
 import { actionText, changeRows } from './audit-change.js';
 import { useAudit } from './useAudit.js';
+import { SettingsFrame } from '../shared/SettingsFrame.js';
 
 /** The resources the server records changes to, offered as the filter's suggestions. */
 const RESOURCES = ['view', 'presetalert', 'category', 'key', 'member', 'group', 'retention', 'session', 'ingestion-exclusion', 'ingestion', 'index-rate'];
@@ -14,73 +15,68 @@ export function AuditPage() {
   const [resource, setResource] = useState('');
   const { records, next, loading, error, more } = useAudit(filter);
   return (
-    <section className="settings-page" aria-label="Audit trail">
-      <div className="settings-body audit-page" data-testid="audit-page">
-        <header className="settings-header">
-          <h2>Audit trail</h2>
-        </header>
-        <form
-          className="audit-filters"
-          aria-label="Filter the audit trail"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setFilter({ actor: actor.trim() || undefined, resource: resource.trim() || undefined });
-          }}
-        >
-          <label>
-            Who
-            <input value={actor} onChange={(e) => setActor(e.target.value)} placeholder="ana@example.com, or key &quot;name&quot; (id)" data-testid="audit-actor" />
-          </label>
-          <label>
-            Resource
-            <input list="audit-resources" value={resource} onChange={(e) => setResource(e.target.value)} placeholder="any" data-testid="audit-resource" />
-          </label>
-          <datalist id="audit-resources">
-            {RESOURCES.map((name) => (
-              <option key={name} value={name} />
+    <SettingsFrame title="Audit trail" name="audit">
+      <form
+        className="audit-filters"
+        aria-label="Filter the audit trail"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setFilter({ actor: actor.trim() || undefined, resource: resource.trim() || undefined });
+        }}
+      >
+        <label>
+          Who
+          <input value={actor} onChange={(e) => setActor(e.target.value)} placeholder="ana@example.com, or key &quot;name&quot; (id)" data-testid="audit-actor" />
+        </label>
+        <label>
+          Resource
+          <input list="audit-resources" value={resource} onChange={(e) => setResource(e.target.value)} placeholder="any" data-testid="audit-resource" />
+        </label>
+        <datalist id="audit-resources">
+          {RESOURCES.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+        <button type="submit">Filter</button>
+      </form>
+      <p className="muted">Newest first. Secrets (keys, passwords, webhook headers) are masked.</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!loading && records.length === 0 && !error && <p className="muted">No changes recorded{filter.actor || filter.resource ? ' that match' : ''}.</p>}
+      {records.length > 0 && (
+        <table className="audit-table" data-testid="audit-records">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Who</th>
+              <th>From</th>
+              <th>What</th>
+              <th>Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {records.map((record, index) => (
+              <AuditRow
+                key={`${record.at}-${index}`}
+                record={record}
+                onActor={(who) => {
+                  setActor(who);
+                  setFilter({ ...filter, actor: who });
+                }}
+              />
             ))}
-          </datalist>
-          <button type="submit">Filter</button>
-        </form>
-        <p className="muted">Newest first. Secrets (keys, passwords, webhook headers) are masked.</p>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        {!loading && records.length === 0 && !error && <p className="muted">No changes recorded{filter.actor || filter.resource ? ' that match' : ''}.</p>}
-        {records.length > 0 && (
-          <table className="audit-table" data-testid="audit-records">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Who</th>
-                <th>From</th>
-                <th>What</th>
-                <th>Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {records.map((record, index) => (
-                <AuditRow
-                  key={`${record.at}-${index}`}
-                  record={record}
-                  onActor={(who) => {
-                    setActor(who);
-                    setFilter({ ...filter, actor: who });
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        )}
-        {next && (
-          <button type="button" className="load-more" onClick={() => void more()} disabled={loading} data-testid="audit-more">
-            {loading ? 'Loading…' : 'Load more'}
-          </button>
-        )}
-      </div>
-    </section>
+          </tbody>
+        </table>
+      )}
+      {next && (
+        <button type="button" className="load-more" onClick={() => void more()} disabled={loading} data-testid="audit-more">
+          {loading ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </SettingsFrame>
   );
 }
 

@@ -3,6 +3,7 @@ import { type CreatedKey, type KeyInfo, api } from '../api-client/client.js';
 import { CopyButton } from '../search/CopyButton.js';
 import { errorText } from '../shared/error-text.js';
 import { useTimeFormats } from '../shared/time-zone.js';
+import { SettingsFrame } from '../shared/SettingsFrame.js';
 
 /**
  * The organisation's ingestion and service keys, for admins: who made each and what it may do now,
@@ -18,35 +19,30 @@ export function KeysPage() {
   }, []);
   useEffect(reload, [reload]);
   return (
-    <section className="settings-page" aria-label="Keys">
-      <div className="settings-body keys-page" data-testid="keys-page">
-        <header className="settings-header">
-          <h2>Keys</h2>
-        </header>
-        <p className="muted">
-          Ingestion keys send lines; service keys call the API with the rights of whoever made them. A key is shown once, when it is made.
+    <SettingsFrame title="Keys" name="keys">
+      <p className="muted">
+        Ingestion keys send lines; service keys call the API with the rights of whoever made them. A key is shown once, when it is made.
+      </p>
+      <NewKeyForm
+        onCreated={(key) => {
+          setCreated(key);
+          setError('');
+          reload();
+        }}
+        onError={setError}
+      />
+      {created && (
+        <p className="key-created" role="status" data-testid="created-key">
+          New {created.type} key “{created.name || created.id}”: <code>{created.key}</code> <CopyButton text={created.key} label="Copy the new key" /> Keep it now: it is not shown again.
         </p>
-        <NewKeyForm
-          onCreated={(key) => {
-            setCreated(key);
-            setError('');
-            reload();
-          }}
-          onError={setError}
-        />
-        {created && (
-          <p className="key-created" role="status" data-testid="created-key">
-            New {created.type} key “{created.name || created.id}”: <code>{created.key}</code> <CopyButton text={created.key} label="Copy the new key" /> Keep it now: it is not shown again.
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        {keys && <KeyTable keys={keys} onRevoked={reload} onError={setError} />}
-      </div>
-    </section>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {keys && <KeyTable keys={keys} onRevoked={reload} onError={setError} />}
+    </SettingsFrame>
   );
 }
 

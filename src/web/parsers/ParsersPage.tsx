@@ -3,6 +3,7 @@ import { type ParserBody, type ParserRule, type Session, api } from '../api-clie
 import { mayAdminister } from '../session/roles.js';
 import { ParserEditor, message } from './ParserEditor.js';
 import { detectedFormatsText } from './detected-formats.js';
+import { SettingsFrame } from '../shared/SettingsFrame.js';
 
 const EMPTY: ParserBody = { name: '', apps: [], hosts: [], query: '', pattern: '', types: {} };
 
@@ -23,59 +24,59 @@ export function ParsersPage({ session }: { session: Session }) {
   useEffect(reload, [reload]);
 
   return (
-    <section className="settings-page" aria-label="Parsing rules">
-      <div className="settings-body parsers-page" data-testid="parsers-page">
-        <header className="settings-header">
-          <h2>Parsing rules</h2>
-          <button type="button" onClick={() => setEditing({ body: EMPTY })} data-testid="new-parser">
-            New rule
-          </button>
-        </header>
-        <p className="muted">
-          {detectedFormatsText()} lines are parsed on their own. A rule extracts fields from other lines with an
-          RE2 pattern's named captures, <code>(?P&lt;name&gt;…)</code>; it applies from the moment it is saved, and its name becomes the lines' <code>_logtype</code>.
-        </p>
-        {error && <p className="error">{error}</p>}
-        {rules && rules.length === 0 && <p className="muted">No rules yet.</p>}
-        {rules && rules.length > 0 && (
-          <table className="parsers-list" data-testid="parsers-list">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Applies to</th>
-                <th>Pattern</th>
+    <SettingsFrame
+      title="Parsing rules"
+      name="parsers"
+      actions={
+        <button type="button" onClick={() => setEditing({ body: EMPTY })} data-testid="new-parser">
+          New rule
+        </button>
+      }
+    >
+      <p className="muted">
+        {detectedFormatsText()} lines are parsed on their own. A rule extracts fields from other lines with an
+        RE2 pattern's named captures, <code>(?P&lt;name&gt;…)</code>; it applies from the moment it is saved, and its name becomes the lines' <code>_logtype</code>.
+      </p>
+      {error && <p className="error">{error}</p>}
+      {rules && rules.length === 0 && <p className="muted">No rules yet.</p>}
+      {rules && rules.length > 0 && (
+        <table className="parsers-list" data-testid="parsers-list">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Applies to</th>
+              <th>Pattern</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((rule) => (
+              <tr key={rule.id}>
+                <td>
+                  <button type="button" className="link" onClick={() => setEditing({ id: rule.id, body: rule })}>
+                    {rule.name}
+                  </button>
+                </td>
+                <td>{[rule.apps.length ? `apps ${rule.apps.join(', ')}` : '', rule.hosts.length ? `hosts ${rule.hosts.join(', ')}` : '', rule.query].filter(Boolean).join('; ') || 'every line'}</td>
+                <td>
+                  <code>{rule.pattern}</code>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rules.map((rule) => (
-                <tr key={rule.id}>
-                  <td>
-                    <button type="button" className="link" onClick={() => setEditing({ id: rule.id, body: rule })}>
-                      {rule.name}
-                    </button>
-                  </td>
-                  <td>{[rule.apps.length ? `apps ${rule.apps.join(', ')}` : '', rule.hosts.length ? `hosts ${rule.hosts.join(', ')}` : '', rule.query].filter(Boolean).join('; ') || 'every line'}</td>
-                  <td>
-                    <code>{rule.pattern}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {editing && (
-          <ParserEditor
-            key={editing.id ?? 'new'}
-            id={editing.id}
-            initial={editing.body}
-            canWrite={canWrite}
-            onDone={() => {
-              setEditing(null);
-              reload();
-            }}
-          />
-        )}
-      </div>
-    </section>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing && (
+        <ParserEditor
+          key={editing.id ?? 'new'}
+          id={editing.id}
+          initial={editing.body}
+          canWrite={canWrite}
+          onDone={() => {
+            setEditing(null);
+            reload();
+          }}
+        />
+      )}
+    </SettingsFrame>
   );
 }

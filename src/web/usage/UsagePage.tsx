@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { DaysTable, Ranking, UsageSummary } from './UsageTables.js';
 import { useUsage } from './useUsage.js';
+import { SettingsFrame } from '../shared/SettingsFrame.js';
 
 /**
  * The organisation's usage: lines and bytes per day over the retention in force,
@@ -10,33 +11,33 @@ export function UsagePage() {
   const [days, setDays] = useState(30);
   const { report, error } = useUsage(days);
   return (
-    <section className="settings-page" aria-label="Usage">
-      <div className="settings-body usage-page" data-testid="usage-page">
-        <header className="settings-header">
-          <h2>Usage</h2>
-          <label>
-            Last{' '}
-            <select value={days} onChange={(event) => setDays(Number(event.target.value))} aria-label="Days shown">
-              {[1, 7, 30, 90].map((choice) => (
-                <option key={choice} value={choice}>
-                  {choice} {choice === 1 ? 'day' : 'days'}
-                </option>
-              ))}
-            </select>
-          </label>
-        </header>
-        {error && <p className="error">{error}</p>}
-        {report && (
-          <>
-            <UsageSummary report={report} />
-            <DaysTable days={report.days} />
-            <div className="usage-rankings">
-              <Ranking title="Top apps" rows={report.topApps} />
-              <Ranking title="Top hosts" rows={report.topHosts} />
-            </div>
-          </>
-        )}
-      </div>
-    </section>
+    <SettingsFrame
+      title="Usage"
+      name="usage"
+      actions={
+        <label>
+          Last{' '}
+          <select value={days} onChange={(event) => setDays(Number(event.target.value))} aria-label="Days shown">
+            {[1, 7, 30, 90].map((choice) => (
+              <option key={choice} value={choice}>
+                {choice} {choice === 1 ? 'day' : 'days'}
+              </option>
+            ))}
+          </select>
+        </label>
+      }
+    >
+      {error && <p className="error">{error}</p>}
+      {report && (
+        <>
+          <UsageSummary report={report} />
+          <DaysTable days={report.days} />
+          <div className="usage-rankings">
+            <Ranking title="Top apps" rows={report.topApps} />
+            <Ranking title="Top hosts" rows={report.topHosts} />
+          </div>
+        </>
+      )}
+    </SettingsFrame>
   );
 }
