@@ -32,7 +32,8 @@ export interface RowsOptions {
    */
   signal?: AbortSignal;
   /**
-   * A long read (the viewer's analysis: fields, patterns, graphs) that must not hold up the rest.
+   * A long read (one over a range of lines: the viewer's analysis, its timeline and menus, usage)
+   * that must not hold up the rest.
    * The embedded engine runs bound queries one at a time on its main connection, inserts included:
    * measured over 1 M lines, an ingest request waited 1.9 s behind a fields sidebar and 6 s behind
    * log patterns. Apart, the query runs on a connection of its own, as streamed reads do, and
