@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './executor.js';
-import { COMPRESS_BLOCK_SETTINGS, PART_CLEANUP_SETTINGS, addMetaNote, addRestoredUntil, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, setTableSettings, upgradeTextIndex } from './schema.js';
+import { COMPRESS_BLOCK_SETTINGS, PART_CLEANUP_SETTINGS, VERTICAL_MERGE_SETTINGS, addMetaNote, addRestoredUntil, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, setTableSettings, upgradeTextIndex } from './schema.js';
 import { type LogTables, MIGRATIONS_TABLE } from './tables.js';
 
 interface LogMigration {
@@ -31,6 +31,7 @@ const MIGRATIONS: LogMigration[] = [
   { version: 6, name: 'app, level, logtype, meta_indexed and size compressed with ZSTD(1)', apply: compressSmallColumns },
   { version: 7, name: 'merged parts fsynced, and merged-away parts removed within seconds', apply: setTableSettings(PART_CLEANUP_SETTINGS) },
   { version: 8, name: 'compressed blocks of at most 256 KiB, so that merges hold less', apply: setTableSettings(COMPRESS_BLOCK_SETTINGS) },
+  { version: 9, name: 'every merge vertical, so that merges hold less', apply: setTableSettings(VERTICAL_MERGE_SETTINGS) },
 ];
 
 /** The newest version this build migrates to. */

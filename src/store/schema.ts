@@ -93,6 +93,17 @@ export const PART_CLEANUP_SETTINGS =
 export const COMPRESS_BLOCK_SETTINGS = 'max_compress_block_size = 262144';
 
 /**
+ * Every merge vertical: the engine merges the sorting key's columns first, then the other columns
+ * one at a time, instead of reading a block of every column of every source part at once (its
+ * default when the parts merged hold under 131,072 rows together, as a fleet's first merges of
+ * 16,000-row parts do). Under the fleet of 32 the merges then held 103-110 MiB at most against
+ * 127-139, and the server peaked at 588-601 MiB against 622-639 in three interleaved pairs, at the
+ * same CPU a line, parts and disk; searches over 10 M lines merged this way took the same
+ * (issue 42; docs/performance.md, "Every merge vertical").
+ */
+export const VERTICAL_MERGE_SETTINGS = 'vertical_merge_algorithm_min_rows_to_activate = 1, vertical_merge_algorithm_min_columns_to_activate = 1';
+
+/**
  * fsync_after_insert makes an acknowledged insert survive a power cut, not only a crash.
  * merge_selector_base = 10 (default 5) merges parts in bigger steps, so each line is rewritten
  * fewer times: background merges took 70% of a core under sustained ingest, 56% with it
@@ -100,7 +111,7 @@ export const COMPRESS_BLOCK_SETTINGS = 'max_compress_block_size = 262144';
  */
 const LOGS_LAYOUT = `PARTITION BY toDate(ts)
 ORDER BY (account, ts, id)
-SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10, ${PART_CLEANUP_SETTINGS}, ${COMPRESS_BLOCK_SETTINGS}`;
+SETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10, ${PART_CLEANUP_SETTINGS}, ${COMPRESS_BLOCK_SETTINGS}, ${VERTICAL_MERGE_SETTINGS}`;
 
 /**
  * On a cluster, lines go to a shard by a hash of their id: spread evenly whatever the
