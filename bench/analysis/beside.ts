@@ -16,16 +16,17 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startLogstead } from '../../src/app.js';
 import { loadSettings } from '../../src/settings.js';
 import { postIngest } from '../lib/ingest-request.js';
 import { median } from '../lib/stats.js';
+import { timedGet } from '../lib/timed-get.js';
 
 const { values: options } = parseArgs({ options: { 'data-dir': { type: 'string' }, requests: { type: 'string', default: '15' } } });
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const HOUR = 3_600_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
   const dataDir = options['data-dir'];
@@ -50,13 +51,7 @@ async function main() {
     ];
     console.log(`bench/analysis/beside: ${rows.toLocaleString('en')} lines; ${os.cpus().length} cores, Node ${process.version}; ${requests} one-line requests each\n`);
 
-    const read = async (pathAndQuery: string): Promise<number> => {
-      const began = performance.now();
-      const response = await fetch(`${running.url}${pathAndQuery}`, { headers: { servicekey: credentials.serviceKey } });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${pathAndQuery}: ${response.status}`);
-      return performance.now() - began;
-    };
+    const read = async (pathAndQuery: string): Promise<number> => (await timedGet(`${running.url}${pathAndQuery}`, { servicekey: credentials.serviceKey })).ms;
     const target = new URL(running.url);
     const body = Buffer.from(JSON.stringify({ lines: [{ line: 'beside the viewer', app: 'bench-beside' }] }));
     const ingestTimes = async (): Promise<number[]> => {

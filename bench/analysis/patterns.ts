@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { ingestDataset } from '../lib/ingest-dataset.js';
 import { startLogsteadServer, stopProcess } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
+import { timedGet } from '../lib/timed-get.js';
 
 export interface PatternsTiming {
   /** What was timed: the range, and the parameters beyond from and to. */
@@ -37,15 +38,6 @@ export interface PatternsTiming {
   ratio: number;
 }
 
-async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; json: any }> {
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text.slice(0, 300)}`);
-  return { ms, json: JSON.parse(text) };
-}
-
 /**
  * Times GET /v1/viewer/patterns over [from, to] with a service key, `runs` times after a warm-up,
  * and a one-bucket histogram of the same lines beside it.
@@ -53,9 +45,9 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
 export async function timePatterns(baseUrl: string, serviceKey: string, from: number, to: number, runs = 5, params: Record<string, string> = {}): Promise<PatternsTiming> {
   const headers = { servicekey: serviceKey };
   const query = new URLSearchParams({ from: String(from), to: String(to), ...params });
-  const patterns = () => timed(`${baseUrl}/v1/viewer/patterns?${query}`, headers);
+  const patterns = () => timedGet(`${baseUrl}/v1/viewer/patterns?${query}`, headers);
   const countQuery = new URLSearchParams({ from: String(from), to: String(to), buckets: '1', ...(params.query ? { query: params.query } : {}) });
-  const count = () => timed(`${baseUrl}/v1/histogram?${countQuery}`, headers);
+  const count = () => timedGet(`${baseUrl}/v1/histogram?${countQuery}`, headers);
   let answer = (await patterns()).json; // warm-up
   await count();
   const patternsMs: number[] = [];
