@@ -1,4 +1,4 @@
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
@@ -24,10 +24,24 @@ export async function crossOriginRoutes(app: FastifyInstance): Promise<void> {
     for (const method of [route.method].flat()) methods.add(method);
     open.set(route.url, methods);
   });
+  // Each open path's answer, built once when first asked for (every route is declared by then):
+  // ingest asks on every request.
+  const answers = new Map<string, FastifyCorsOptions>();
+  const closed: FastifyCorsOptions = { origin: false };
+  const answerFor = (path: string): FastifyCorsOptions => {
+    let answer = answers.get(path);
+    if (answer === undefined) {
+      const methods = open.get(path);
+      answer = methods ? { origin: true, methods: [...methods, 'OPTIONS'], maxAge: 86400 } : closed;
+      if (methods) answers.set(path, answer);
+    }
+    return answer;
+  };
   await app.register(cors, {
     delegator: (request, callback) => {
-      const methods = open.get((request.url ?? '').split('?')[0]);
-      callback(null, methods ? { origin: true, methods: [...methods, 'OPTIONS'], maxAge: 86400 } : { origin: false });
+      const url = request.url ?? '';
+      const query = url.indexOf('?');
+      callback(null, answerFor(query < 0 ? url : url.slice(0, query)));
     },
   });
 }
