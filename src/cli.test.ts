@@ -121,11 +121,11 @@ test('migrate brings a data directory to the current schemas, says what it appli
     assert.deepEqual(applied.config.applied, ['0001_schema', '0002_shared_by_nodes', '0003_people', '0004_archive', '0005_ingestion_controls', '0006_parsers', '0007_restore_control', '0008_restore_filters', '0009_setters', '0010_group_lists', '0011_exclusion_filter_version', '0012_alert_incidents', '0013_boards']);
     assert.equal(applied.config.version, '0013_boards');
     assert.match(first.stderr, /configuration: applied migration 0001_schema/);
-    assert.deepEqual(applied.logs.applied.map((step: { version: number }) => step.version), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(applied.logs.applied.map((step: { version: number }) => step.version), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     assert.match(first.stderr, /log store: applied migration 1 \(create the log table\)/);
     const second = run();
     assert.equal(second.status, 0, second.stderr);
-    assert.deepEqual(JSON.parse(second.stdout), { config: { version: applied.config.version, applied: [] }, logs: { version: 9, applied: [] } });
+    assert.deepEqual(JSON.parse(second.stdout), { config: { version: applied.config.version, applied: [] }, logs: { version: 10, applied: [] } });
     assert.match(second.stderr, /Nothing to migrate/);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -23,7 +23,7 @@ test('on a cluster, the log table is ReplicatedMergeTree on every node under a D
   assert.ok(
     stored.endsWith(
       ")\nENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/logs', '{replica}')\n" +
-        'PARTITION BY toDate(ts)\nORDER BY (account, ts, id)\nSETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 10, ' +
+        'PARTITION BY toDate(ts)\nORDER BY (account, ts, id)\nSETTINGS fsync_after_insert = 1, fsync_part_directory = 1, merge_selector_base = 25, ' +
         'min_rows_to_fsync_after_merge = 1, old_parts_lifetime = 5, cleanup_delay_period = 5, cleanup_delay_period_random_add = 2, max_cleanup_delay_period = 10, ' +
         'max_compress_block_size = 262144, vertical_merge_algorithm_min_rows_to_activate = 1, vertical_merge_algorithm_min_columns_to_activate = 1',
     ),
@@ -123,6 +123,7 @@ test('on a cluster, the store creates its tables ON CLUSTER, writes and reads th
       "ALTER TABLE logs ON CLUSTER 'c1' MODIFY SETTING min_rows_to_fsync_after_merge = 1, old_parts_lifetime = 5, cleanup_delay_period = 5, cleanup_delay_period_random_add = 2, max_cleanup_delay_period = 10",
       "ALTER TABLE logs ON CLUSTER 'c1' MODIFY SETTING max_compress_block_size = 262144",
       "ALTER TABLE logs ON CLUSTER 'c1' MODIFY SETTING vertical_merge_algorithm_min_rows_to_activate = 1, vertical_merge_algorithm_min_columns_to_activate = 1",
+      "ALTER TABLE logs ON CLUSTER 'c1' MODIFY SETTING merge_selector_base = 25",
   ];
   assert.equal(ddl.length, expected.length, ddl.join('\n'));
   expected.forEach((start, at) => assert.ok(ddl[at].startsWith(start), `${ddl[at]}\ndoes not start with\n${start}`));

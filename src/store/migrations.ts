@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './executor.js';
-import { COMPRESS_BLOCK_SETTINGS, PART_CLEANUP_SETTINGS, VERTICAL_MERGE_SETTINGS, addMetaNote, addRestoredUntil, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, setTableSettings, upgradeTextIndex } from './schema.js';
+import { COMPRESS_BLOCK_SETTINGS, MERGE_STEP_SETTINGS, PART_CLEANUP_SETTINGS, VERTICAL_MERGE_SETTINGS, addMetaNote, addRestoredUntil, compressSmallColumns, createLogTables, createMigrationsTable, finishTextIndex, setTableSettings, upgradeTextIndex } from './schema.js';
 import { type LogTables, MIGRATIONS_TABLE } from './tables.js';
 
 interface LogMigration {
@@ -32,6 +32,7 @@ const MIGRATIONS: LogMigration[] = [
   { version: 7, name: 'merged parts fsynced, and merged-away parts removed within seconds', apply: setTableSettings(PART_CLEANUP_SETTINGS) },
   { version: 8, name: 'compressed blocks of at most 256 KiB, so that merges hold less', apply: setTableSettings(COMPRESS_BLOCK_SETTINGS) },
   { version: 9, name: 'every merge vertical, so that merges hold less', apply: setTableSettings(VERTICAL_MERGE_SETTINGS) },
+  { version: 10, name: 'merge parts in steps of 25 (merge_selector_base = 25), so each line is rewritten fewer times', apply: setTableSettings(MERGE_STEP_SETTINGS) },
 ];
 
 /** The newest version this build migrates to. */

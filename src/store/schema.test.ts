@@ -111,19 +111,20 @@ test('migrations are recorded: a new store applies each once, a reopened one non
   let executor = await openTestExecutor(dir);
   try {
     const first = await migrateLogStore(executor, logTables());
-    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(LOG_SCHEMA_VERSION, 9);
+    assert.deepEqual(first.map((step) => step.version), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.equal(LOG_SCHEMA_VERSION, 10);
     assert.deepEqual(await migrateLogStore(executor, logTables()), []);
     const recorded = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(recorded.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 
     // A data directory from before the migrations table: its table and lines are kept as they are.
-    // Its small columns with the codecs tables had before version 6, its settings those from before 7, 8 and 9.
+    // Its small columns with the codecs tables had before version 6, its settings those from before 7, 8, 9 and 10.
     await executor.exec('ALTER TABLE logs MODIFY COLUMN app CODEC(LZ4), MODIFY COLUMN level CODEC(LZ4), MODIFY COLUMN logtype CODEC(LZ4), MODIFY COLUMN meta_indexed CODEC(LZ4), MODIFY COLUMN size CODEC(T64, LZ4)');
+    await executor.exec('ALTER TABLE logs MODIFY SETTING merge_selector_base = 10');
     await executor.exec(
       'ALTER TABLE logs RESET SETTING min_rows_to_fsync_after_merge, old_parts_lifetime, cleanup_delay_period, cleanup_delay_period_random_add, max_cleanup_delay_period, max_compress_block_size, vertical_merge_algorithm_min_rows_to_activate, vertical_merge_algorithm_min_columns_to_activate',
     );
-    assert.doesNotMatch(await tableSettings(executor), /old_parts_lifetime|max_compress_block_size|vertical_merge/);
+    assert.doesNotMatch(await tableSettings(executor), /old_parts_lifetime|max_compress_block_size|vertical_merge|merge_selector_base = 25/);
     await executor.exec(`INSERT INTO logs (account, ts, id, app, line, size) VALUES ('kept', fromUnixTimestamp64Milli(1763800000000), 7, 'web', 'still here', 10)`);
     await executor.exec('DROP TABLE schema_migrations');
     await executor.close();
@@ -142,8 +143,9 @@ test('migrations are recorded: a new store applies each once, a reopened one non
       await tableSettings(executor),
       /min_rows_to_fsync_after_merge = 1, old_parts_lifetime = 5, cleanup_delay_period = 5, cleanup_delay_period_random_add = 2, max_cleanup_delay_period = 10, max_compress_block_size = 262144, vertical_merge_algorithm_min_rows_to_activate = 1, vertical_merge_algorithm_min_columns_to_activate = 1/,
     );
+    assert.match(await tableSettings(executor), /merge_selector_base = 25/);
     const again = await executor.rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(again.map((row) => Number(row.version)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   } finally {
     await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });
