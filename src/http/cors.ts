@@ -11,6 +11,9 @@ declare module 'fastify' {
   }
 }
 
+/** The answer for every path that no route opened to other origins. */
+const CLOSED: FastifyCorsOptions = { origin: false };
+
 /**
  * Cross-origin requests: answered for the routes that declare `config: { crossOrigin: true }`
  * and refused for every other. Registered once for the whole server, before any route, so that
@@ -24,24 +27,16 @@ export async function crossOriginRoutes(app: FastifyInstance): Promise<void> {
     for (const method of [route.method].flat()) methods.add(method);
     open.set(route.url, methods);
   });
-  // Each open path's answer, built once when first asked for (every route is declared by then):
-  // ingest asks on every request.
+  // Each open path's answer, built once every route is declared: ingest asks on every request.
   const answers = new Map<string, FastifyCorsOptions>();
-  const closed: FastifyCorsOptions = { origin: false };
-  const answerFor = (path: string): FastifyCorsOptions => {
-    let answer = answers.get(path);
-    if (answer === undefined) {
-      const methods = open.get(path);
-      answer = methods ? { origin: true, methods: [...methods, 'OPTIONS'], maxAge: 86400 } : closed;
-      if (methods) answers.set(path, answer);
-    }
-    return answer;
-  };
+  app.addHook('onReady', async () => {
+    for (const [path, methods] of open) answers.set(path, { origin: true, methods: [...methods, 'OPTIONS'], maxAge: 86400 });
+  });
   await app.register(cors, {
     delegator: (request, callback) => {
       const url = request.url ?? '';
       const query = url.indexOf('?');
-      callback(null, answerFor(query < 0 ? url : url.slice(0, query)));
+      callback(null, answers.get(query < 0 ? url : url.slice(0, query)) ?? CLOSED);
     },
   });
 }
