@@ -464,6 +464,17 @@ describe('CORS', () => {
     assert.equal(post.status, 200);
     assert.equal(post.headers.get('access-control-allow-origin'), 'http://app.example');
   });
+
+  test('refuses other origins on the routes that did not open to them', async () => {
+    const preflight = await request(`${server.url}/v1/export?from=0&to=1`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.example', 'access-control-request-method': 'GET' },
+    });
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    assert.equal(preflight.status, 404);
+    const exported = await request(`${server.url}/v1/export?from=0&to=1`, { headers: { origin: 'http://app.example' } });
+    assert.equal(exported.headers.get('access-control-allow-origin'), null);
+  });
 });
 
 test("a request's rows written in a reused buffer carry none of the bytes an earlier request left there", async () => {
