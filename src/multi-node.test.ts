@@ -136,6 +136,13 @@ function openTail(node: ServerProcess, params: string, serviceKey = org.serviceK
   return { socket, lines, closed, opened };
 }
 
+/**
+ * Long enough for every node's next reload of alert and parsing rules, which runs every second:
+ * a reload that began just before a change misses it, the next starts up to a second later, and
+ * a busy machine's timers and queries run late. A second flat made this file flaky.
+ */
+const RELOADED_MS = 1500;
+
 /** A moment for the other nodes to hear of a newly opened tail (they learn of it through NOTIFY). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -169,7 +176,7 @@ test('what one node configures works at another within a second', async () => {
   assert.equal((await call(b, 'GET', `/v1/config/presetalert/${preset.json.presetid}`)).json.name, 'made at C');
 
   // The view made at A alerts through its preset (made at C) on a line stored at B: B's rules caught up.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await new Promise((resolve) => setTimeout(resolve, RELOADED_MS));
   assert.equal((await ingest(b, [{ line: 'viewword at b' }])).status, 200);
   await eventually(() => (hooksAt('/preset').length ? true : undefined), 5000, 'the preset alert');
 
@@ -186,13 +193,13 @@ test('a parsing rule saved at one node parses lines at every node within a secon
   const [a, b, c] = nodes;
   const saved = await call(a, 'POST', '/v1/config/parsers', { name: 'made at A', apps: ['multiparse'], pattern: 'took (?P<took_ms>\\d+)ms', types: { took_ms: 'number' } });
   assert.equal(saved.status, 200, saved.text);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await new Promise((resolve) => setTimeout(resolve, RELOADED_MS));
   for (const node of [b, c]) assert.equal((await ingest(node, [{ line: `request at ${node.url} took 1500ms`, app: 'multiparse' }])).status, 200);
   const parsed = jsonLines((await call(a, 'GET', `/v1/export?from=0&to=${Date.now() + 1000}&query=${encodeURIComponent('took_ms:>1000')}`)).text);
   assert.deepEqual(parsed.map((line) => line._logtype), ['made at A', 'made at A']);
 
   assert.equal((await call(b, 'DELETE', `/v1/config/parsers/${saved.json.id}`)).status, 200);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await new Promise((resolve) => setTimeout(resolve, RELOADED_MS));
   assert.equal((await ingest(c, [{ line: 'request after took 2500ms', app: 'multiparse' }])).status, 200);
   const after = jsonLines((await call(a, 'GET', `/v1/export?from=0&to=${Date.now() + 1000}&query=${encodeURIComponent('"request after"')}`)).text);
   assert.equal(after[0]?._logtype, 'text', 'deleted at B, no longer applied at C');
@@ -407,7 +414,7 @@ test("removing a member at one node holds the alerts they set, and revokes the k
   const made = await request(`${a.url}/v1/config/keys?type=service`, { method: 'POST', headers: session, body: '{}' });
   assert.equal(made.status, 200, made.text);
   // Every node loads the view's rule within a second.
-  await new Promise((resolve) => setTimeout(resolve, 1200));
+  await new Promise((resolve) => setTimeout(resolve, RELOADED_MS));
   const removedAt = Date.now();
   assert.equal((await call(b, 'DELETE', `/v1/config/members/${email}`)).status, 200);
   // Lines for the view at every node, once each node has had its chance to reload (well within 5 s).
@@ -435,7 +442,7 @@ test('each alert fires exactly once across the nodes, counting the lines of ever
   const view = await call(nodes[0], 'POST', '/v1/config/view', { name: 'Counted everywhere', query: 'alertword', channels });
   assert.equal(view.status, 200, view.text);
   // Every node loads the new view's rules within a second.
-  await new Promise((resolve) => setTimeout(resolve, 1200));
+  await new Promise((resolve) => setTimeout(resolve, RELOADED_MS));
   // All six lines must fall in one 30 s window (and so in one minute): start early in a window.
   while (Date.now() % 30_000 < 500 || Date.now() % 30_000 > 20_000) await new Promise((resolve) => setTimeout(resolve, 100));
   // Two matching lines at each node, all at once: only the sum reaches the immediate limit of 6.
@@ -471,7 +478,7 @@ test('a delivery whose node is killed mid-send is sent by another node', async (
     channels: [{ integration: 'webhook', url: `${hookUrl}/hold`, triggerlimit: 1, triggerinterval: '1h', immediate: true, terminal: false }],
   });
   assert.equal(view.status, 200);
-  await new Promise((resolve) => setTimeout(resolve, 1200));
+  await new Promise((resolve) => setTimeout(resolve, RELOADED_MS));
   assert.equal((await ingest(nodes[1], [{ line: 'holdword' }])).status, 200);
   await eventually(() => (hooksAt('/hold').length === 1 ? true : undefined), 5000, 'the first attempt');
   const { rows } = await db.query(`SELECT d.id, d.claimed_by FROM deliveries d JOIN alert_fires f ON f.id = d.fire_id WHERE f.viewid = $1`, [view.json.viewid]);
